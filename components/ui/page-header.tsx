@@ -1,0 +1,19 @@
+import type { ReactNode } from "react";
+
+export function PageHeader({ title, description, actions, eyebrow }: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  eyebrow?: ReactNode;
+}) {
+  return (
+    <header className="mb-6 flex flex-wrap items-end justify-between gap-4">
+      <div className="min-w-0">
+        {eyebrow && <div className="mb-1 text-xs font-medium text-ink-3">{eyebrow}</div>}
+        <h1 className="text-2xl font-semibold tracking-tight text-ink">{title}</h1>
+        {description && <p className="mt-1 max-w-3xl text-sm text-ink-2">{description}</p>}
+      </div>
+      {actions && <div className="flex items-center gap-2">{actions}</div>}
+    </header>
+  );
+}

@@ -1,0 +1,6 @@
+-- CreateTable
+CREATE TABLE "SystemSetting" (
+    "key" TEXT NOT NULL PRIMARY KEY,
+    "value" TEXT NOT NULL,
+    "updatedAt" DATETIME NOT NULL
+);

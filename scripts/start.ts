@@ -1,0 +1,114 @@
+// `npm start` (and `npm run dev` with --dev): check the configuration, migrate the database,
+// build when the sources changed, then serve the dashboard. Any bad configuration ends here with
+// one line that says what to fix — never a stack trace.
+import net from "node:net";
+import path from "node:path";
+import { spawn, type ChildProcess } from "node:child_process";
+import { EnvError, parseEnv } from "../server/env";
+import { redactUrl, resolveDbTarget, type DbTarget } from "../server/db/config";
+import { deployMigrations } from "../server/db/migrate";
+import { openDatabase } from "../server/db/client";
+import { pgPoolConfig } from "../server/db/adapters";
+import pg from "pg";
+import { buildIsCurrent, writeBuildStamp } from "./build-stamp";
+
+const dev = process.argv.includes("--dev");
+const root = process.cwd();
+const nextBin = path.join(root, "node_modules/.bin/next");
+
+class StartError extends Error {}
+
+function portFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once("error", () => resolve(false));
+    srv.listen({ host, port, exclusive: true }, () => srv.close(() => resolve(true)));
+  });
+}
+
+async function checkDatabase(target: DbTarget) {
+  try {
+    if (target.dialect === "postgresql") {
+      // The driver's own error names the cause (refused, unknown database, bad password).
+      const client = new pg.Client({ ...pgPoolConfig(target), connectionTimeoutMillis: 5_000 });
+      await client.connect();
+      await client.end();
+    }
+    const db = await openDatabase(target);
+    await db.close();
+  } catch (e) {
+    const reason = (e as Error).message.split("\n")[0] || (e as { code?: string }).code || "unknown error";
+    throw new StartError(`cannot reach the database at ${redactUrl(target)}: ${reason}. Check DATABASE_URL, or unset it to use the embedded SQLite default`);
+  }
+}
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: "inherit", env });
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new StartError(`${path.basename(cmd)} ${args[0]} failed (exit ${code})`))));
+  });
+}
+
+async function main() {
+  const env = (() => {
+    try {
+      return parseEnv();
+    } catch (e) {
+      if (e instanceof EnvError) throw new StartError(e.message);
+      throw e;
+    }
+  })();
+  const target = resolveDbTarget(env.DATABASE_URL);
+
+  if (!(await portFree(env.HOSTNAME, env.PORT))) {
+    throw new StartError(`port ${env.PORT} on ${env.HOSTNAME} is already in use; stop the other server or set PORT to a free port`);
+  }
+  await checkDatabase(target);
+  const applied = await deployMigrations(target).catch((e: Error) => {
+    throw new StartError(`migrating ${redactUrl(target)} failed: ${e.message.split("\n")[0]}`);
+  });
+  console.log(`lightgate: ${target.dialect} at ${redactUrl(target)}${applied.length ? ` (applied ${applied.length} migrations)` : ""}`);
+
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: target.url };
+  if (!dev && !buildIsCurrent(root)) {
+    console.log("lightgate: building the dashboard (first start or sources changed; ~30 s)…");
+    await run(nextBin, ["build"], { ...childEnv, NODE_ENV: "production" });
+    writeBuildStamp(root);
+  }
+
+  const children: ChildProcess[] = [];
+  const server = spawn(nextBin, [dev ? "dev" : "start", "-p", String(env.PORT), "-H", env.HOSTNAME], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...childEnv, NODE_ENV: dev ? "development" : "production" },
+  });
+  children.push(server);
+  const shownHost = env.HOSTNAME === "0.0.0.0" ? "127.0.0.1" : env.HOSTNAME;
+  let announced = false;
+  server.stdout?.on("data", (chunk: Buffer) => {
+    const text = chunk.toString();
+    if (!announced && /Ready|started server|Local:/i.test(text)) {
+      announced = true;
+      console.log(`\n  Lightgate is up: http://${shownHost}:${env.PORT}\n`);
+    }
+    if (dev || process.env.LIGHTGATE_VERBOSE) process.stdout.write(text);
+  });
+
+  const stop = (signal: NodeJS.Signals) => {
+    for (const c of children) c.kill(signal);
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  server.on("exit", (code) => {
+    stop("SIGTERM");
+    process.exit(code ?? 0);
+  });
+}
+
+main().catch((e: unknown) => {
+  if (e instanceof StartError) {
+    console.error(`lightgate: ${e.message}`);
+    process.exit(1);
+  }
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,49 @@
+// Environment, validated with zod once at start. Every variable Lightgate reads is listed here
+// (and in the README's configuration table); an invalid value stops start-up with one clear line.
+import { z } from "zod";
+import { resolveDbTarget } from "./db/config";
+
+const bool = z
+  .enum(["0", "1", "true", "false", "yes", "no", ""])
+  .optional()
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      try {
+        resolveDbTarget(v);
+      } catch (e) {
+        ctx.addIssue({ code: "custom", message: (e as Error).message });
+      }
+    }),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOSTNAME: z.string().min(1).default("127.0.0.1"),
+  /** Public origin of the dashboard, used for WebAuthn (its host is the relying-party id). */
+  LIGHTGATE_ORIGIN: z.url().optional(),
+  /** Start the demo: seeded data and a live training worker beside the web app. */
+  LIGHTGATE_DEMO: bool,
+  /** Let store clients without an API key in — only ever honoured on a loopback bind address. */
+  LIGHTGATE_ALLOW_ANONYMOUS_STORE: bool,
+  LIGHTGATE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {}
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const result = envSchema.safeParse(source);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  throw new EnvError(`invalid ${issue.path.join(".") || "environment"}: ${issue.message}`);
+}
+
+let cached: Env | undefined;
+export function env(): Env {
+  cached ??= parseEnv();
+  return cached;
+}

@@ -1,0 +1,15 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    environment: "node",
+    include: ["tests/**/*.test.ts", "server/**/*.test.ts", "lib/**/*.test.ts"],
+    // Database suites open real files and servers; two cores, so at most two files at once.
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    globalSetup: ["tests/helpers/global-setup.ts"],
+  },
+});
