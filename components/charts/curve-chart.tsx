@@ -1,0 +1,88 @@
+"use client";
+
+// Training curves: each series drawn raw (faint) and smoothed (debiased EMA, causal), with optional
+// horizontal reference lines (e.g. the parent's level). Smoothing happens on full-resolution data and
+// only then is the series downsampled (M4), so what you see does not change with the chart's width.
+import { useMemo, useState } from "react";
+import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { debiasedEma, downsampleM4, type Point } from "@/lib/charts/smoothing";
+
+export type CurveSeries = { name: string; points: Point[]; color: string };
+export type CurveReference = { y: number; label: string; color?: string };
+
+export function CurveChart({
+  series,
+  references = [],
+  height = 260,
+  xLabel = "step",
+  yDomain,
+  defaultSmoothing = 0.8,
+  showSmoothingControl = true,
+}: {
+  series: CurveSeries[];
+  references?: CurveReference[];
+  height?: number;
+  xLabel?: string;
+  yDomain?: [number | "auto", number | "auto"];
+  defaultSmoothing?: number;
+  showSmoothingControl?: boolean;
+}) {
+  const [weight, setWeight] = useState(defaultSmoothing);
+  const rows = useMemo(() => {
+    // One row per x, with `<name>` (raw) and `<name>~` (smoothed) columns, as Recharts wants.
+    const byX = new Map<number, Record<string, number>>();
+    for (const s of series) {
+      for (const p of downsampleM4(debiasedEma(s.points, weight), 300)) {
+        const row = byX.get(p.x) ?? { x: p.x };
+        row[s.name] = p.y;
+        row[`${s.name}~`] = p.smoothed;
+        byX.set(p.x, row);
+      }
+    }
+    return [...byX.values()].sort((a, b) => a.x! - b.x!);
+  }, [series, weight]);
+
+  return (
+    <div>
+      {showSmoothingControl && (
+        <label className="mb-2 flex items-center justify-end gap-2 text-xs text-ink-3">
+          smoothing
+          <input type="range" min={0} max={0.99} step={0.01} value={weight} onChange={(e) => setWeight(Number(e.target.value))} className="w-28 accent-[var(--lg-accent)]" aria-label="Smoothing" />
+          <span className="w-8 text-right tabular-nums">{weight.toFixed(2)}</span>
+        </label>
+      )}
+      <div style={{ height }}>
+        <ResponsiveContainer width="100%" height="100%">
+          <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
+            <CartesianGrid stroke="var(--lg-line)" strokeDasharray="3 3" vertical={false} />
+            <XAxis dataKey="x" type="number" domain={["dataMin", "dataMax"]} tick={{ fill: "var(--lg-ink-3)", fontSize: 11 }} stroke="var(--lg-line)" label={{ value: xLabel, position: "insideBottomRight", offset: -2, fill: "var(--lg-ink-3)", fontSize: 11 }} />
+            <YAxis domain={yDomain ?? ["auto", "auto"]} tick={{ fill: "var(--lg-ink-3)", fontSize: 11 }} stroke="var(--lg-line)" width={44} tickFormatter={(v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2))} />
+            <Tooltip
+              contentStyle={{ background: "var(--lg-panel)", border: "1px solid var(--lg-line)", borderRadius: 6, fontSize: 12 }}
+              labelStyle={{ color: "var(--lg-ink-3)" }}
+              labelFormatter={(x) => `${xLabel} ${x}`}
+              formatter={(v, name) => [typeof v === "number" ? v.toFixed(3) : String(v), String(name).endsWith("~") ? `${String(name).slice(0, -1)} (smoothed)` : `${String(name)} (raw)`]}
+            />
+            {references.map((r) => (
+              <ReferenceLine key={r.label} y={r.y} stroke={r.color ?? "var(--lg-ink-3)"} strokeDasharray="6 4" label={{ value: r.label, position: "insideTopLeft", fill: r.color ?? "var(--lg-ink-3)", fontSize: 11 }} />
+            ))}
+            {series.map((s) => (
+              <Line key={s.name} dataKey={s.name} stroke={s.color} strokeOpacity={0.28} dot={false} isAnimationActive={false} strokeWidth={1} connectNulls />
+            ))}
+            {series.map((s) => (
+              <Line key={`${s.name}~`} dataKey={`${s.name}~`} stroke={s.color} dot={false} isAnimationActive={false} strokeWidth={2} connectNulls />
+            ))}
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
+      <div className="mt-2 flex flex-wrap gap-4 text-xs text-ink-2">
+        {series.map((s) => (
+          <span key={s.name} className="flex items-center gap-1.5">
+            <span className="h-0.5 w-4 rounded" style={{ background: s.color }} />
+            {s.name}
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}

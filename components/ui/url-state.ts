@@ -1,0 +1,27 @@
+"use client";
+
+// Page state (filters, page, selected tab) lives in the URL so every view can be shared as a link.
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useCallback } from "react";
+
+export function useUrlState() {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const get = useCallback((key: string) => params.get(key), [params]);
+  const getAll = useCallback((key: string) => params.getAll(key), [params]);
+  const set = useCallback(
+    (changes: Record<string, string | string[] | number | null | undefined>) => {
+      const next = new URLSearchParams(params.toString());
+      for (const [key, value] of Object.entries(changes)) {
+        next.delete(key);
+        if (value === null || value === undefined || value === "") continue;
+        for (const v of Array.isArray(value) ? value : [value]) next.append(key, String(v));
+      }
+      const qs = next.toString();
+      router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
+    },
+    [params, router, pathname],
+  );
+  return { get, getAll, set };
+}
