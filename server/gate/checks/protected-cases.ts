@@ -14,6 +14,7 @@ export function checkProtectedCases({ evidence }: CheckInput): CheckOutcome {
   if (p.families.length === 0) return unavailable("No protected-case family was declared, so nothing shows protected behaviour held.", facts);
   const missing = p.families.filter((f) => f.status === "unavailable").map((f) => f.family);
   if (missing.length) return unavailable(`Protected families without complete results on both sides: ${missing.join(", ")}.`, facts);
+  if (p.status === "unavailable") return unavailable(`The locked gate is incomplete: ${evidence.comparison.problems.join("; ")}.`, facts);
   const cases = p.families.reduce((s, f) => s + f.cases, 0);
   return pass(`No protected case regressed: ${plural(p.families.length, "family", "families")}, ${plural(cases, "case")}, all within tolerance.`, facts);
 }

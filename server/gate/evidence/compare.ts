@@ -90,10 +90,10 @@ export function compareLockedGate(
     };
   });
   const complete = rows.filter((r) => r.delta !== null);
-  const missing = rows.length - complete.length;
-  const status = problems.length ? "invalid" : missing > 0 || rows.length === 0 ? "unavailable" : "available";
-  if (missing > 0) problems.push(`${missing} case(s) scored on one side only`);
-  if (rows.length === 0) problems.push("the locked gate has no cases");
+  const expected = stage1.data.heldOut.caseCount;
+  if (rows.length > expected) problems.push(`scored ${rows.length} cases, but the locked set holds ${expected}`);
+  const status = problems.length ? "invalid" : complete.length < expected ? "unavailable" : "available";
+  if (complete.length < expected) problems.push(`only ${complete.length} of ${expected} locked cases were scored on both sides`);
   const candidateMean = status === "available" ? mean(complete.map((r) => r.candidate!.score)) : null;
   const parentMean = status === "available" ? mean(complete.map((r) => r.parent!.score)) : null;
   return {
@@ -115,7 +115,7 @@ export function compareProtected(comparison: GateComparison, families: readonly 
     const status = regressions.length > maxRegressions ? "regressed" : incomplete ? "unavailable" : "held";
     return { family, maxRegressions, cases: rows.length, regressions, status };
   });
-  const status =
-    comparison.status === "invalid" ? "invalid" : families.length === 0 || results.some((f) => f.status === "unavailable") ? "unavailable" : "available";
+  const incomplete = comparison.status === "unavailable" || families.length === 0 || results.some((f) => f.status === "unavailable");
+  const status = comparison.status === "invalid" ? "invalid" : incomplete ? "unavailable" : "available";
   return { status, families: results, totalRegressions: results.reduce((s, f) => s + f.regressions.length, 0) };
 }

@@ -40,7 +40,8 @@ export const ZStage1 = z.object({
   candidate: ZCandidateDeclaration,
   /** The exact parent: a loadable, content-addressed artifact, never `latest`. */
   parent: ZResourceRef,
-  data: z.object({ training: ZSnapshotRef, heldOut: ZSnapshotRef }),
+  /** The held-out (locked gate) snapshot also declares how many cases it holds, so a dropped case shows. */
+  data: z.object({ training: ZSnapshotRef, heldOut: ZSnapshotRef.extend({ caseCount: z.number().int().min(1) }) }),
   evaluator: ZEvaluatorRef,
   algorithm: z.object({ name: ZName, config: z.record(z.string(), ZJson) }),
   codeRevision: z.string().regex(/^[0-9a-f]{7,64}$/, "must be a commit hash (7–64 lowercase hex)"),

@@ -31,7 +31,7 @@ export function resourceRef(name: string, resources: object): ResourceRef {
 export const AGENT = "support-desk";
 export const PARENT = resourceRef("parent", { policy: { resource_type: "policy", weights: "parent-weights-v7" } });
 export const TRAINING_DATA: SnapshotRef = { id: refId("ds", "train"), digest: digestOf({ snapshot: "support-desk/train", rows: 4800 }) };
-export const HELD_OUT: SnapshotRef = { id: refId("ds", "heldout"), digest: digestOf({ snapshot: "support-desk/heldout", rows: 60 }) };
+export const HELD_OUT: SnapshotRef & { caseCount: number } = { id: refId("ds", "heldout"), digest: digestOf({ snapshot: "support-desk/heldout", rows: 60 }), caseCount: 60 };
 export const EVALUATOR: EvaluatorRef = { id: "support-desk-evaluator", version: "3", digest: digestOf({ evaluator: "support-desk", version: 3 }) };
 export const TOOLS = ["lookup_ticket", "update_ticket", "escalate_to_human"] as const;
 export const SPAN_FAMILIES = ["llm.call", "tool.call:lookup_ticket", "tool.call:update_ticket", "reward"];

@@ -106,7 +106,7 @@ function lockedGate(spec: CandidateSpec, candidate: ResourceRef): LockedGate {
     if (!GENERAL_FAMILIES.includes(c.family)) return { ...c };
     return { ...c, score: c.score + delta, passed: c.score + delta >= 0.5 };
   });
-  return { evaluator: EVALUATOR, dataset: HELD_OUT, candidate: { resource: candidate, cases }, parent: { resource: PARENT, cases: PARENT_CASES }, ranAt: iso(T0 + 6 * 3600) };
+  return { evaluator: EVALUATOR, dataset: { id: HELD_OUT.id, digest: HELD_OUT.digest }, candidate: { resource: candidate, cases }, parent: { resource: PARENT, cases: PARENT_CASES }, ranAt: iso(T0 + 6 * 3600) };
 }
 
 function canary(spec: CandidateSpec): CanaryRun {
