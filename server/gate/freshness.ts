@@ -17,6 +17,13 @@ export function recordedFor(receipt: Receipt, check: CheckId, scope: CheckScope)
   return receipt.stage3 ? { versions: receipt.stage3.versions, computedAt: receipt.stage3.computedAt } : null;
 }
 
+const LABELS: Partial<Record<VersionKey, string>> = {
+  evaluator: "evaluator",
+  taskDistribution: "task distribution",
+  parent: "parent (approved default)",
+  retryPolicy: "retry policy",
+  modelServer: "model server",
+};
 const short = (s: string) => (s.length > 40 ? `${s.slice(0, 37)}…` : s);
 
 function change(key: VersionKey, was: VersionSet, now: VersionSet): StaleReason | null {
@@ -25,7 +32,8 @@ function change(key: VersionKey, was: VersionSet, now: VersionSet): StaleReason 
     const added = after.filter((x) => !before.includes(x)).sort();
     if (!added.length) return null;
     const noun = key === "permissions" ? "permission" : "destination";
-    return { input: key, recorded: [...before].sort().join(","), current: [...after].sort().join(","), sentence: `new ${noun}${added.length > 1 ? "s" : ""} ${added.join(", ")} not covered by this evidence` };
+    const sentence = `new ${noun}${added.length > 1 ? "s" : ""} ${added.join(", ")} not covered by this evidence`;
+    return { input: key, recorded: [...before].sort().join(","), current: [...after].sort().join(","), sentence };
   }
   if (key === "toolContracts") {
     const tools = [...new Set([...Object.keys(was.toolContracts), ...Object.keys(now.toolContracts)])].sort();
@@ -40,17 +48,19 @@ function change(key: VersionKey, was: VersionSet, now: VersionSet): StaleReason 
   }
   const [a, b] = [was[key] as string, now[key] as string];
   if (a === b) return null;
-  const label = { evaluator: "evaluator", taskDistribution: "task distribution", parent: "parent (approved default)", retryPolicy: "retry policy", modelServer: "model server" }[key as string] ?? key;
-  return { input: key, recorded: a, current: b, sentence: `${label} changed from ${short(a)} to ${short(b)}` };
+  return { input: key, recorded: a, current: b, sentence: `${LABELS[key] ?? key} changed from ${short(a)} to ${short(b)}` };
 }
 
-export function staleReasons(recorded: Recorded, check: CheckId, current: VersionSet, now: Date, policy: Pick<GatePolicy, "maxEvidenceAgeSeconds">): StaleReason[] {
+type AgePolicy = Pick<GatePolicy, "maxEvidenceAgeSeconds">;
+
+export function staleReasons(recorded: Recorded, check: CheckId, current: VersionSet, now: Date, policy: AgePolicy): StaleReason[] {
   if (!recorded) return [];
   const reasons = CHECK_INPUTS[check].map((key) => change(key, recorded.versions, current)).filter((r): r is StaleReason => r !== null);
   const maxAge = policy.maxEvidenceAgeSeconds[String(check) as keyof GatePolicy["maxEvidenceAgeSeconds"]];
   const age = (now.getTime() - Date.parse(recorded.computedAt)) / 1000;
   if (maxAge !== undefined && age > maxAge) {
-    reasons.push({ input: "age", ageSeconds: age, maxAgeSeconds: maxAge, sentence: `evidence is ${(age / 86400).toFixed(1)} days old (limit ${(maxAge / 86400).toFixed(1)})` });
+    const sentence = `evidence is ${(age / 86400).toFixed(1)} days old (limit ${(maxAge / 86400).toFixed(1)})`;
+    reasons.push({ input: "age", ageSeconds: age, maxAgeSeconds: maxAge, sentence });
   }
   return reasons;
 }
@@ -59,7 +69,7 @@ export type StaleCheck = { check: CheckId; scope: CheckScope; reasons: StaleReas
 export type Freshness = { fresh: boolean; stale: StaleCheck[] };
 
 /** Lists every check whose evidence went stale, and why. Checks with no recorded evidence are not stale (they are unavailable). */
-export function isFresh(receipt: Receipt, currentVersions: VersionSet, now: Date, policy: Pick<GatePolicy, "maxEvidenceAgeSeconds"> = DEFAULT_GATE_POLICY): Freshness {
+export function isFresh(receipt: Receipt, currentVersions: VersionSet, now: Date, policy: AgePolicy = DEFAULT_GATE_POLICY): Freshness {
   const stale: StaleCheck[] = [];
   const scopes: [CheckScope, readonly CheckId[]][] = [["admission", CHECK_IDS]];
   if (receipt.canaryStage) scopes.push(["canary-stage", CANARY_STAGE_CHECKS]);

@@ -5,6 +5,7 @@ import { hasScope } from "@/lib/auth/scopes";
 import { movingNameIn, type Digest } from "./digest";
 import { candidateIdentity } from "./evidence/derive";
 import { evaluateGate, type GateInput, type GateReport } from "./gate";
+import { decisionOn } from "./receipt/approval";
 import type { ActorRef, ResourceRef } from "./receipt/refs";
 import type { Receipt } from "./receipt/view";
 
@@ -29,10 +30,24 @@ export type PointerMove = {
 const refOf = (r: ResourceRef): ResourceRef => ({ resourceId: r.resourceId, version: r.version, digest: r.digest });
 
 /** An algorithm wrote an update: only the latest-candidate pointer moves. */
-export function advanceLatestCandidate(pointers: AgentPointers, candidate: ResourceRef, by: string, at: string): { pointers: AgentPointers; move: PointerMove } {
+export function advanceLatestCandidate(
+  pointers: AgentPointers,
+  candidate: ResourceRef,
+  by: string,
+  at: string,
+): { pointers: AgentPointers; move: PointerMove } {
   const moving = movingNameIn(candidate.resourceId);
   if (moving) throw new Error(`a pointer targets one exact resource, not the moving name "${moving}"`);
-  const move: PointerMove = { agent: pointers.agent, pointer: "latest-candidate", from: pointers.latestCandidate, to: refOf(candidate), by, at, receiptDigest: null, reason: "an algorithm wrote a new resource update" };
+  const move: PointerMove = {
+    agent: pointers.agent,
+    pointer: "latest-candidate",
+    from: pointers.latestCandidate,
+    to: refOf(candidate),
+    by,
+    at,
+    receiptDigest: null,
+    reason: "an algorithm wrote a new resource update",
+  };
   return { pointers: { ...pointers, latestCandidate: refOf(candidate) }, move };
 }
 
@@ -62,20 +77,38 @@ export function decideDefaultMove(
   if (report.verdict !== "PROMOTE TO DEFAULT") reasons.push(`the verdict is ${report.verdict}: ${report.sentence}`);
   for (const s of report.freshness.stale) reasons.push(`check ${s.check} is stale: ${s.reasons.map((r) => r.sentence).join("; ")}`);
   if (!candidate) reasons.push("the candidate's digest is not known");
-  if (current && current.digest !== receipt.stage1.parent.digest) {
-    reasons.push(`the candidate was judged against ${receipt.stage1.parent.resourceId}, but the approved default is now ${current.resourceId}: re-run the gate`);
+  const parent = receipt.stage1.parent;
+  if (current && current.digest !== parent.digest) {
+    reasons.push(`the candidate was judged against ${parent.resourceId}, but the approved default is now ${current.resourceId}: re-run the gate`);
   }
   if (current && candidate && current.digest === candidate.digest) reasons.push(`${candidate.resourceId} already is the approved default`);
-  const decision = (report.canaryStageChecks?.find((c) => c.id === 7)?.evidence as { decision?: { actor: string; decision: string } | null } | undefined)?.decision;
-  if (!decision || decision.decision !== "approve") reasons.push("no authorized approval of the default step is recorded");
+  const { stage1 } = receipt;
+  const { decision } = decisionOn(receipt.approvals, "default", receipt.canaryStageDigest, stage1.approvers.default, stage1.declaredBy);
+  if (decision?.decision !== "approve") reasons.push("no authorized approval of the default step is recorded");
   if (reasons.length || !candidate || !decision) return { allowed: false, reasons, report };
 
-  const move: PointerMove = { agent: pointers.agent, pointer: "approved-default", from: current && refOf(current), to: refOf(candidate), by: decision.actor, at: input.now.toISOString(), receiptDigest: receiptHead, reason: report.sentence };
+  const move: PointerMove = {
+    agent: pointers.agent,
+    pointer: "approved-default",
+    from: current && refOf(current),
+    to: refOf(candidate),
+    by: decision.actor.id,
+    at: input.now.toISOString(),
+    receiptDigest: receiptHead,
+    reason: report.sentence,
+  };
   return { allowed: true, move, pointers: { ...pointers, approvedDefault: { ...refOf(candidate), receiptDigest: receiptHead } }, report };
 }
 
 /** Moving the approved default back to an earlier approved default: needs `rollback:execute` and history. */
-export function decideRollback(input: { pointers: AgentPointers; history: readonly PointerMove[]; target: ResourceRef; actor: ActorRef; at: string; reason: string }): MoveDecision {
+export function decideRollback(input: {
+  pointers: AgentPointers;
+  history: readonly PointerMove[];
+  target: ResourceRef;
+  actor: ActorRef;
+  at: string;
+  reason: string;
+}): MoveDecision {
   const { pointers, target, actor } = input;
   const reasons: string[] = [];
   if (!hasScope(actor.roles, "rollback:execute")) reasons.push(`${actor.id} lacks the "rollback:execute" scope`);
@@ -83,6 +116,15 @@ export function decideRollback(input: { pointers: AgentPointers; history: readon
   if (!earlier?.receiptDigest) reasons.push(`${target.resourceId} was never an approved default of ${pointers.agent}`);
   if (pointers.approvedDefault?.digest === target.digest) reasons.push(`${target.resourceId} already is the approved default`);
   if (reasons.length || !earlier?.receiptDigest) return { allowed: false, reasons };
-  const move: PointerMove = { agent: pointers.agent, pointer: "approved-default", from: pointers.approvedDefault && refOf(pointers.approvedDefault), to: refOf(target), by: actor.id, at: input.at, receiptDigest: earlier.receiptDigest, reason: `rollback: ${input.reason}` };
+  const move: PointerMove = {
+    agent: pointers.agent,
+    pointer: "approved-default",
+    from: pointers.approvedDefault && refOf(pointers.approvedDefault),
+    to: refOf(target),
+    by: actor.id,
+    at: input.at,
+    receiptDigest: earlier.receiptDigest,
+    reason: `rollback: ${input.reason}`,
+  };
   return { allowed: true, move, pointers: { ...pointers, approvedDefault: { ...refOf(target), receiptDigest: earlier.receiptDigest } } };
 }

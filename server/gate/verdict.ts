@@ -30,24 +30,30 @@ function quarantined(open: readonly CheckResult[], scope: CheckScope, step: Appr
   };
 }
 
+const decided = (verdict: Verdict, step: ApprovalStep, sentence: string, blocking: VerdictDecision["blocking"] = []): VerdictDecision => ({
+  verdict,
+  step,
+  blocking,
+  sentence,
+});
+
 export function decideVerdict(admission: readonly CheckResult[], canaryStage: readonly CheckResult[] | null): VerdictDecision {
-  const open = admission.filter((c) => c.status !== "pass");
   if (admission.length !== 7) throw new Error("a verdict needs all seven checks");
+  const open = admission.filter((c) => c.status !== "pass");
   if (open.length) {
-    if (waitsOnlyForApproval(open)) {
-      return { verdict: "READY FOR APPROVAL", step: "canary", blocking: [{ check: 7, scope: "admission", status: "unavailable" }], sentence: "Checks 1–6 pass; entering the bounded canary waits for an authorized approval." };
-    }
-    return quarantined(open, "admission", "canary");
+    if (!waitsOnlyForApproval(open)) return quarantined(open, "admission", "canary");
+    const sentence = "Checks 1–6 pass; entering the bounded canary waits for an authorized approval.";
+    return decided("READY FOR APPROVAL", "canary", sentence, [{ check: 7, scope: "admission", status: "unavailable" }]);
   }
   if (!canaryStage) {
-    return { verdict: "PROMOTE TO BOUNDED CANARY", step: "canary", blocking: [], sentence: "All seven checks pass: run the candidate in its bounded canary; the approved default does not move." };
+    return decided("PROMOTE TO BOUNDED CANARY", "canary", "All seven checks pass: run the candidate in its bounded canary; the approved default does not move.");
   }
   const stageOpen = canaryStage.filter((c) => c.status !== "pass");
   if (!stageOpen.length) {
-    return { verdict: "PROMOTE TO DEFAULT", step: "default", blocking: [], sentence: "All seven checks pass and the bounded canary's own receipt passed: the approved default may move to this candidate." };
+    const sentence = "All seven checks pass and the bounded canary's own receipt passed: the approved default may move to this candidate.";
+    return decided("PROMOTE TO DEFAULT", "default", sentence);
   }
-  if (waitsOnlyForApproval(stageOpen)) {
-    return { verdict: "READY FOR APPROVAL", step: "default", blocking: [{ check: 7, scope: "canary-stage", status: "unavailable" }], sentence: "The bounded canary passed; becoming the approved default waits for an authorized approval." };
-  }
-  return quarantined(stageOpen, "canary-stage", "default");
+  if (!waitsOnlyForApproval(stageOpen)) return quarantined(stageOpen, "canary-stage", "default");
+  const sentence = "The bounded canary passed; becoming the approved default waits for an authorized approval.";
+  return decided("READY FOR APPROVAL", "default", sentence, [{ check: 7, scope: "canary-stage", status: "unavailable" }]);
 }

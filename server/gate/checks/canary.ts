@@ -33,7 +33,9 @@ export function judgeCanary(c: CanarySummary, minConfidence: number): CheckOutco
     return fail(`${text.charAt(0).toUpperCase()}${text.slice(1)}.`, facts);
   }
   const weak = c.findings["weakly-verified"].length;
-  const how = weak ? ` (${c.findings.verified.length} by re-reading the destination, ${weak} by judge/human with confidence ≥ ${minConfidence})` : " by re-reading the destination";
+  const how = weak
+    ? ` (${c.findings.verified.length} by re-reading the destination, ${weak} by judge/human with confidence ≥ ${minConfidence})`
+    : " by re-reading the destination";
   return pass(`All ${plural(c.tasks, "canary task")} were verified${how}, inside the boundary, with no harmful side effect.`, facts);
 }
 

@@ -13,10 +13,10 @@ export function checkCoverage({ evidence }: CheckInput): CheckOutcome {
     uncoveredSample: c.uncovered.slice(0, 20),
   };
   if (c.status === "unavailable") {
-    return unavailable(
-      c.expectedFamilies.length === 0 ? "No span families were declared, so coverage cannot be judged." : "No succeeded rollout was recorded, so span coverage is unknown.",
-      facts,
-    );
+    const why = c.expectedFamilies.length
+      ? "No succeeded rollout was recorded, so span coverage is unknown."
+      : "No span families were declared, so coverage cannot be judged.";
+    return unavailable(why, facts);
   }
   if (c.fullyCovered < c.considered) {
     const worst = Object.entries(c.missingByFamily)

@@ -44,5 +44,6 @@ export function checkPins({ receipt, evidence }: CheckInput): CheckOutcome {
   const failing = problems.filter((p) => p.state === "unresolvable" || p.state === "mismatch");
   if (failing.length) return fail(`Not every pin resolves: ${sentence(failing)}.`, { pins });
   if (problems.length) return unavailable(`Pins cannot be confirmed yet: ${sentence(problems)}.`, { pins });
-  return pass(`Candidate, exact parent ${s1.parent.resourceId}, both data snapshots and evaluator ${declared.evaluator.id} all resolve to their pinned digests.`, { pins });
+  const all = `Candidate, exact parent ${s1.parent.resourceId}, both data snapshots and evaluator ${declared.evaluator.id}`;
+  return pass(`${all} all resolve to their pinned digests.`, { pins });
 }

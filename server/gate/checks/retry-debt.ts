@@ -14,12 +14,13 @@ export function checkRetryDebt({ evidence }: CheckInput): CheckOutcome {
     worst: d.worst,
   };
   if (d.status === "unavailable") {
-    return unavailable(
-      d.attempts === 0 ? "No attempts were recorded, so retry debt is unknown." : `${plural(d.byReason.unknown, "retry has", "retries have")} no recorded reason, so retry debt is unknown.`,
-      facts,
-    );
+    const unknown = `${plural(d.byReason.unknown, "retry has", "retries have")} no recorded reason, so retry debt is unknown.`;
+    return unavailable(d.attempts === 0 ? "No attempts were recorded, so retry debt is unknown." : unknown, facts);
   }
-  const parts = [d.unexpectedRetries ? plural(d.unexpectedRetries, "unexpected retry", "unexpected retries") : "", d.excessResamples ? plural(d.excessResamples, "resample") + " beyond plan" : ""].filter(Boolean);
+  const parts = [
+    d.unexpectedRetries ? plural(d.unexpectedRetries, "unexpected retry", "unexpected retries") : "",
+    d.excessResamples ? `${plural(d.excessResamples, "resample")} beyond plan` : "",
+  ].filter(Boolean);
   if (d.debt > d.budget) return fail(`Retry debt is ${d.debt} (${parts.join(" and ")}), over the declared budget of ${d.budget}.`, facts);
   return pass(`Retry debt is ${d.debt}, within the declared budget of ${d.budget} (${plural(d.expectedResamples, "planned resample")} not counted).`, facts);
 }

@@ -1,7 +1,7 @@
 // Check 7: the exact parent was loaded in the same bounded environment and routing returned to it, and an
 // authorized actor approved this step of exactly this receipt.
 import type { Digest, JsonObject } from "../digest";
-import { checkAuthority, type Approval } from "../receipt/approval";
+import { decisionOn, type Approval } from "../receipt/approval";
 import type { ApprovalStep, Authority, ResourceRef } from "../receipt/refs";
 import type { RollbackTest } from "../receipt/stage3";
 import { fail, pass, unavailable, type CheckInput, type CheckOutcome } from "./types";
@@ -18,34 +18,25 @@ export type RollbackApprovalInput = {
 };
 
 export function judgeRollbackAndApproval(i: RollbackApprovalInput): CheckOutcome {
-  const ignored: string[] = [];
-  const counted: Approval[] = [];
-  for (const a of i.approvals) {
-    if (a.step !== i.step) continue;
-    if (a.approves !== i.target) {
-      ignored.push(`${a.actor.id} decided on an earlier receipt`);
-      continue;
-    }
-    const authority = checkAuthority(a.actor, i.step, i.authority, i.declaredBy);
-    if (authority.authorized) counted.push(a);
-    else ignored.push(authority.reason);
-  }
-  // The latest authorized decision stands (stable sort: chain order breaks ties).
-  const decision = counted.sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).at(-1);
+  const { decision, ignored } = decisionOn(i.approvals, i.step, i.target, i.authority, i.declaredBy);
   const t = i.rollbackTest;
   const facts: JsonObject = {
     step: i.step,
     rollback: t ? { environment: t.environment, loaded: t.loaded, routedBack: t.routedBack, parent: t.parent.resourceId, detail: t.detail } : null,
-    decision: decision ? { actor: decision.actor.id, roles: decision.actor.roles, decision: decision.decision, at: decision.at, comment: decision.comment } : null,
+    decision: decision && { actor: decision.actor.id, roles: decision.actor.roles, decision: decision.decision, at: decision.at, comment: decision.comment },
     ignored,
   };
   if (!t) return unavailable(`No rollback test to exact parent ${i.parent.resourceId} was recorded.`, facts);
   if (t.parent.digest !== i.parent.digest) return fail(`The rollback test loaded ${t.parent.resourceId}, not the exact parent ${i.parent.resourceId}.`, facts);
   if (!t.loaded) return fail(`Rollback was not tested: the exact parent ${i.parent.resourceId} could not be loaded in ${t.environment} (${t.detail}).`, facts);
   if (!t.routedBack) return fail(`The exact parent loaded in ${t.environment}, but routing did not return to it (${t.detail}).`, facts);
-  if (decision?.decision === "reject") return fail(`Rollback was tested, but ${decision.actor.id} rejected the ${i.step} step${decision.comment ? `: “${decision.comment}”` : ""}.`, facts);
+  if (decision?.decision === "reject") {
+    const why = decision.comment ? `: “${decision.comment}”` : "";
+    return fail(`Rollback was tested, but ${decision.actor.id} rejected the ${i.step} step${why}.`, facts);
+  }
   if (decision) {
-    return pass(`Rollback to exact parent ${i.parent.resourceId} was tested in ${t.environment}, and ${decision.actor.id} (${decision.actor.roles.join(", ")}) approved the ${i.step} step.`, facts);
+    const who = `${decision.actor.id} (${decision.actor.roles.join(", ")})`;
+    return pass(`Rollback to exact parent ${i.parent.resourceId} was tested in ${t.environment}, and ${who} approved the ${i.step} step.`, facts);
   }
   const note = ignored.length ? ` (not counted: ${ignored.join("; ")})` : "";
   return { ...unavailable(`Rollback was tested; the ${i.step} step waits for an authorized approval${note}.`, facts), waitingOn: "approval" };

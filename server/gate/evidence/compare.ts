@@ -47,7 +47,9 @@ function pinProblems(stage1: Stage1, gate: LockedGate, candidate: ResourceRef | 
     problems.push(`ran with evaluator ${e.id}@${e.version}, the receipt pins ${pinned.id}@${pinned.version}`);
   }
   if (gate.dataset.digest !== stage1.data.heldOut.digest) problems.push(`ran on snapshot ${gate.dataset.id}, not the pinned held-out ${stage1.data.heldOut.id}`);
-  if (gate.parent.resource.digest !== stage1.parent.digest) problems.push(`compared against ${gate.parent.resource.resourceId}, not the exact parent ${stage1.parent.resourceId}`);
+  if (gate.parent.resource.digest !== stage1.parent.digest) {
+    problems.push(`compared against ${gate.parent.resource.resourceId}, not the exact parent ${stage1.parent.resourceId}`);
+  }
   if (candidate && gate.candidate.resource.digest !== candidate.digest) problems.push(`scored ${gate.candidate.resource.resourceId}, not the candidate's pinned digest`);
   return problems;
 }

@@ -69,7 +69,10 @@ export function verifyEnvelope<T = unknown>(
     return reject("decode", "not a DSSE envelope (payload, payloadType, signatures)");
   }
   const payload = decodeBase64(e.payload);
-  const sigs = e.signatures.map((s: unknown) => (s && typeof s === "object" && typeof (s as DsseSignature).sig === "string" ? decodeBase64((s as DsseSignature).sig) : null));
+  const sigs = e.signatures.map((s: unknown) => {
+    const sig = s && typeof s === "object" ? (s as Partial<DsseSignature>).sig : undefined;
+    return typeof sig === "string" ? decodeBase64(sig) : null;
+  });
   if (!payload) return reject("decode", "payload is not base64");
   if (sigs.length === 0 || sigs.some((s) => !s)) return reject("decode", "every signature must be base64 and there must be at least one");
   steps.push({ step: "decode", ok: true, detail: `${payload.length} payload bytes, ${plural(sigs.length, "signature")}` });

@@ -34,7 +34,9 @@ export function verifyReceipt(envelope: unknown, trustedKeys: readonly KeyObject
   checks.push({
     name: "sealed chain",
     ok: sealed.ok,
-    detail: sealed.ok ? `${chain.length} links (${chain.map((l) => l.kind).join(" → ")}), every digest recomputed` : sealed.problems.map((p) => `link ${p.index}: ${p.problem}`).join("; "),
+    detail: sealed.ok
+      ? `${chain.length} links (${chain.map((l) => l.kind).join(" → ")}), every digest recomputed`
+      : sealed.problems.map((p) => `link ${p.index}: ${p.problem}`).join("; "),
   });
   if (!sealed.ok) return done(statement);
 
@@ -42,7 +44,8 @@ export function verifyReceipt(envelope: unknown, trustedKeys: readonly KeyObject
   const candidate = candidateIdentity(receipt).ref;
   const subject = statement.subject[0]!;
   const subjectOk = !!candidate && subject.name === candidate.resourceId && subject.digest.sha256 === digestHex(candidate.digest);
-  checks.push({ name: "subject", ok: subjectOk, detail: subjectOk ? `${subject.name} sha256:${subject.digest.sha256}` : "the subject is not the candidate the sealed stages name" });
+  const subjectDetail = subjectOk ? `${subject.name} sha256:${subject.digest.sha256}` : "the subject is not the candidate the sealed stages name";
+  checks.push({ name: "subject", ok: subjectOk, detail: subjectDetail });
 
   const report = evaluateGate({ receipt, policy: gate.policy, currentVersions: gate.currentVersions, now: new Date(gate.evaluatedAt) });
   const differ = (now: typeof report.checks, then: typeof gate.checks) => now.filter((c, i) => then[i]?.id !== c.id || then[i]?.status !== c.status).map((c) => `${c.id}`);

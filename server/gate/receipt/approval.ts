@@ -1,8 +1,8 @@
 // A recorded decision on one step, bound to the digest of exactly what the approver saw.
 import { z } from "zod";
-import { ZDigest } from "../digest";
-import { APPROVAL_STEPS, STEP_SCOPE, ZActorRef, type ActorRef, type ApprovalStep, type Authority } from "./refs";
+import { ZDigest, type Digest } from "../digest";
 import { hasScope } from "@/lib/auth/scopes";
+import { APPROVAL_STEPS, STEP_SCOPE, ZActorRef, type ActorRef, type ApprovalStep, type Authority } from "./refs";
 
 export const ZApproval = z.object({
   step: z.enum(APPROVAL_STEPS),
@@ -28,4 +28,33 @@ export function checkAuthority(actor: ActorRef, step: ApprovalStep, authority: A
   }
   const named = authority.actorIds.includes(actor.id) || actor.roles.some((r) => authority.roles.includes(r));
   return named ? { authorized: true } : { authorized: false, reason: `${actor.id} is not among the receipt's ${step} approvers` };
+}
+
+export type StepDecision = { decision: Approval | null; ignored: string[] };
+
+/**
+ * The decision that stands for one step: the latest authorized approval or rejection naming `target` (the
+ * sealed link decided on). Approvals of earlier receipts or by actors without authority are listed, not counted.
+ */
+export function decisionOn(
+  approvals: readonly Approval[],
+  step: ApprovalStep,
+  target: Digest | undefined,
+  authority: Authority,
+  declaredBy: string,
+): StepDecision {
+  const ignored: string[] = [];
+  const counted: Approval[] = [];
+  for (const a of approvals) {
+    if (a.step !== step) continue;
+    if (a.approves !== target) {
+      ignored.push(`${a.actor.id} decided on an earlier receipt`);
+      continue;
+    }
+    const check = checkAuthority(a.actor, step, authority, declaredBy);
+    if (check.authorized) counted.push(a);
+    else ignored.push(check.reason);
+  }
+  // Stable sort: chain order breaks ties between equal timestamps.
+  return { decision: counted.sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).at(-1) ?? null, ignored };
 }

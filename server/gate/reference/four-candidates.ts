@@ -40,12 +40,14 @@ export function sealReference(raw: RawCandidate, opts: { approve: boolean }): Se
   const chain: SealedLink[] = [];
   chain.push(sealStage(chain, "stage1", raw.stage1, iso(T0)));
   chain.push(sealStage(chain, "stage2", stage2From(raw), iso(T0 + 5 * 3600)));
-  const stage3 = { resolution: raw.resolution, lockedGate: raw.lockedGate, canary: raw.canary, rollbackTest: raw.rollbackTest, computedAt: iso(T0 + 7 * 3600), versions: VERSIONS };
+  const { resolution, lockedGate, canary, rollbackTest } = raw;
+  const stage3 = { resolution, lockedGate, canary, rollbackTest, computedAt: iso(T0 + 7 * 3600), versions: VERSIONS };
   chain.push(sealStage(chain, "stage3", stage3, iso(T0 + 7 * 3600)));
   if (opts.approve) {
     const at = iso(T0 + 8 * 3600);
     const approves = approvalTarget(chain, "canary")!;
-    chain.push(sealStage(chain, "approval", { step: "canary", decision: "approve", actor: CANARY_APPROVER, approves, at, comment: "Canary boundary and rollback reviewed." }, at));
+    const approval = { step: "canary" as const, decision: "approve" as const, actor: CANARY_APPROVER, approves, at, comment: "Canary boundary and rollback reviewed." };
+    chain.push(sealStage(chain, "approval", approval, at));
   }
   return chain;
 }

@@ -57,7 +57,8 @@ function storeEvidence(spec: CandidateSpec): RawCandidate["store"] {
       store.spans.push({ rollout_id: rid, attempt_id: aid, sequence_id: ++seq, name, attributes, end_time: (t += 1) });
     const attempt = (n: number, status: StoreAttempt["status"], reason: StoreAttempt["reason"]) => {
       const aid = refId("at", `${rid}-${n}`);
-      store.attempts.push({ rollout_id: rid, attempt_id: aid, sequence_id: n, status, worker_id: `Worker-${i % 4}`, start_time: t, end_time: status === "succeeded" || status === "failed" ? t + 8 : null, reason });
+      const end_time = status === "succeeded" || status === "failed" ? t + 8 : null;
+      store.attempts.push({ rollout_id: rid, attempt_id: aid, sequence_id: n, status, worker_id: `Worker-${i % 4}`, start_time: t, end_time, reason });
       return aid;
     };
     const fullRun = (aid: string, withUpdate: boolean) => {
@@ -106,7 +107,13 @@ function lockedGate(spec: CandidateSpec, candidate: ResourceRef): LockedGate {
     if (!GENERAL_FAMILIES.includes(c.family)) return { ...c };
     return { ...c, score: c.score + delta, passed: c.score + delta >= 0.5 };
   });
-  return { evaluator: EVALUATOR, dataset: { id: HELD_OUT.id, digest: HELD_OUT.digest }, candidate: { resource: candidate, cases }, parent: { resource: PARENT, cases: PARENT_CASES }, ranAt: iso(T0 + 6 * 3600) };
+  return {
+    evaluator: EVALUATOR,
+    dataset: { id: HELD_OUT.id, digest: HELD_OUT.digest },
+    candidate: { resource: candidate, cases },
+    parent: { resource: PARENT, cases: PARENT_CASES },
+    ranAt: iso(T0 + 6 * 3600),
+  };
 }
 
 function canary(spec: CandidateSpec): CanaryRun {
@@ -120,7 +127,8 @@ function canary(spec: CandidateSpec): CanaryRun {
       : k % 7 === 6
         ? { method: "human", reviewerId: "reviewer@example.com", verdict: "pass", confidence: 0.95 }
         : { method: "destination", destination: { kind: "ticket", ref: ticket }, expected, observed: expected, matched: true, checkedAt: iso(start + 60 * k + 50) };
-    return { taskId: `canary-${k + 1}`, verification, toolsUsed: ["lookup_ticket", "update_ticket"], sideEffects: [{ kind: "ticket.update", target: ticket, harmful: false }], costUsd: 0.02 };
+    const sideEffects = [{ kind: "ticket.update", target: ticket, harmful: false }];
+    return { taskId: `canary-${k + 1}`, verification, toolsUsed: ["lookup_ticket", "update_ticket"], sideEffects, costUsd: 0.02 };
   });
   return { environment: "support-desk-canary", modelServer: "lightgate-policy-server@1.4.2", window: { start: iso(start), end: iso(start + 40 * 60) }, outcomes };
 }
