@@ -3,8 +3,11 @@ import type { CanarySummary } from "../evidence/canary";
 import type { JsonObject } from "../digest";
 import { fail, pass, plural, unavailable, type CheckInput, type CheckOutcome } from "./types";
 
-export function judgeCanary(c: CanarySummary, minConfidence: number): CheckOutcome {
+/** `modelServer`: the one the receipt's versions name; a canary elsewhere covers nothing here. */
+export function judgeCanary(c: CanarySummary, minConfidence: number, modelServer: string | undefined): CheckOutcome {
   const facts: JsonObject = {
+    environment: c.environment,
+    modelServer: c.modelServer,
     tasks: c.tasks,
     verified: c.verified,
     findings: c.findings,
@@ -14,6 +17,7 @@ export function judgeCanary(c: CanarySummary, minConfidence: number): CheckOutco
   };
   if (c.status === "unavailable") return unavailable("No bounded-canary outcome was recorded.", facts);
   const problems: string[] = [];
+  if (c.modelServer !== modelServer) problems.push(`the canary ran on ${c.modelServer}, not on the receipt's model server ${modelServer ?? "(none)"}`);
   if (c.verified < c.tasks) {
     const why = [
       c.findings.unverified.length ? `${c.findings.unverified.length} could not be checked` : "",
@@ -39,6 +43,6 @@ export function judgeCanary(c: CanarySummary, minConfidence: number): CheckOutco
   return pass(`All ${plural(c.tasks, "canary task")} were verified${how}, inside the boundary, with no harmful side effect.`, facts);
 }
 
-export function checkCanary({ evidence, policy }: CheckInput): CheckOutcome {
-  return judgeCanary(evidence.canary, policy.weakEvidence.minConfidence);
+export function checkCanary({ receipt, evidence, policy }: CheckInput): CheckOutcome {
+  return judgeCanary(evidence.canary, policy.weakEvidence.minConfidence, receipt.stage3?.versions.modelServer);
 }

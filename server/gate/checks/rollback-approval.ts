@@ -10,6 +10,8 @@ export type RollbackApprovalInput = {
   step: ApprovalStep;
   parent: ResourceRef;
   rollbackTest: RollbackTest | undefined;
+  /** The bounded canary's environment, where the rollback must be shown (undefined when no canary ran). */
+  environment: string | undefined;
   approvals: readonly Approval[];
   /** Digest of the sealed link an approval must name; undefined while that stage is unsealed. */
   target: Digest | undefined;
@@ -28,6 +30,9 @@ export function judgeRollbackAndApproval(i: RollbackApprovalInput): CheckOutcome
   };
   if (!t) return unavailable(`No rollback test to exact parent ${i.parent.resourceId} was recorded.`, facts);
   if (t.parent.digest !== i.parent.digest) return fail(`The rollback test loaded ${t.parent.resourceId}, not the exact parent ${i.parent.resourceId}.`, facts);
+  if (i.environment !== undefined && t.environment !== i.environment) {
+    return fail(`The rollback was tested in ${t.environment}, not in the canary's bounded environment ${i.environment}.`, facts);
+  }
   if (!t.loaded) return fail(`Rollback was not tested: the exact parent ${i.parent.resourceId} could not be loaded in ${t.environment} (${t.detail}).`, facts);
   if (!t.routedBack) return fail(`The exact parent loaded in ${t.environment}, but routing did not return to it (${t.detail}).`, facts);
   if (decision?.decision === "reject") {
@@ -47,6 +52,7 @@ export function checkRollbackAndApproval({ receipt }: CheckInput): CheckOutcome 
     step: "canary",
     parent: receipt.stage1.parent,
     rollbackTest: receipt.stage3?.rollbackTest,
+    environment: receipt.stage3?.canary?.environment,
     approvals: receipt.approvals,
     target: receipt.stage3Digest,
     authority: receipt.stage1.approvers.canary,

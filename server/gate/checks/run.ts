@@ -43,11 +43,13 @@ export function runChecks(receipt: Receipt, evidence: GateEvidence, policy: Gate
 /** Checks 6 and 7 re-judged on the canary stage's own receipt (default step), or null before that stage. */
 export function runCanaryStageChecks(receipt: Receipt, evidence: GateEvidence, policy: GatePolicy): CheckResult[] | null {
   if (!receipt.canaryStage || !evidence.canaryStage) return null;
-  const canary = judgeCanary(evidence.canaryStage, policy.weakEvidence.minConfidence);
+  const { canaryStage } = receipt;
+  const canary = judgeCanary(evidence.canaryStage, policy.weakEvidence.minConfidence, canaryStage.versions.modelServer);
   const rollback = judgeRollbackAndApproval({
     step: "default",
     parent: receipt.stage1.parent,
-    rollbackTest: receipt.canaryStage.rollbackTest,
+    rollbackTest: canaryStage.rollbackTest,
+    environment: canaryStage.canary.environment,
     approvals: receipt.approvals,
     target: receipt.canaryStageDigest,
     authority: receipt.stage1.approvers.default,

@@ -10,6 +10,9 @@ export type TaskFinding =
 
 export type CanarySummary = {
   status: "available" | "unavailable";
+  /** Where the canary ran (null when it did not). */
+  environment: string | null;
+  modelServer: string | null;
   tasks: number;
   verified: number;
   findings: Record<TaskFinding, string[]>;
@@ -70,6 +73,8 @@ export function summarizeCanary(run: CanaryRun | undefined, boundary: CanaryBoun
   const wallTimeSeconds = run ? Math.max(0, (Date.parse(run.window.end) - Date.parse(run.window.start)) / 1000) : 0;
   return {
     status: outcomes.length > 0 ? "available" : "unavailable",
+    environment: run?.environment ?? null,
+    modelServer: run?.modelServer ?? null,
     tasks: outcomes.length,
     verified: findings.verified.length + findings["weakly-verified"].length,
     findings,

@@ -166,15 +166,16 @@ describe("check 6: bounded canary", () => {
       }),
     );
   });
-  it("a tool, side effect, cost or task count outside the boundary fails it", () => {
+  it("a tool, side effect, cost, task count or model server outside the boundary fails it", () => {
     fc.assert(
-      fc.property(fc.constantFrom("tool", "effect", "cost", "tasks" as const), (breach) => {
+      fc.property(fc.constantFrom("tool", "effect", "cost", "tasks", "model-server" as const), (breach) => {
         const r = fresh();
         const outcomes = r.stage3!.canary!.outcomes;
         if (breach === "tool") outcomes[0]!.toolsUsed.push("delete_account");
         if (breach === "effect") outcomes[0]!.sideEffects.push({ kind: "email.send", target: "x", harmful: false });
         if (breach === "cost") outcomes[0]!.costUsd = 10;
         if (breach === "tasks") outcomes.push({ ...outcomes[0]!, taskId: "canary-21" });
+        if (breach === "model-server") r.stage3!.canary!.modelServer = "another-server@9";
         expect(notPassing(judge(r))).toEqual([6]);
       }),
     );
@@ -184,12 +185,13 @@ describe("check 6: bounded canary", () => {
 describe("check 7: rollback and approval", () => {
   it("a missing rollback test or approval, a failed rollback, or an unauthorized or self approval blocks it", () => {
     fc.assert(
-      fc.property(fc.constantFrom("no-rollback", "not-loaded", "not-routed", "no-approval", "trainer", "viewer", "self", "stale-approval", "reject" as const), (how) => {
+      fc.property(fc.constantFrom("no-rollback", "not-loaded", "not-routed", "other-env", "no-approval", "trainer", "viewer", "self", "stale-approval", "reject" as const), (how) => {
         const r = fresh();
         const a = r.approvals[0]!;
         if (how === "no-rollback") delete r.stage3!.rollbackTest;
         if (how === "not-loaded") r.stage3!.rollbackTest!.loaded = false;
         if (how === "not-routed") r.stage3!.rollbackTest!.routedBack = false;
+        if (how === "other-env") r.stage3!.rollbackTest!.environment = "staging";
         if (how === "no-approval") r.approvals = [];
         if (how === "trainer") a.actor = { id: "tina", kind: "user", roles: ["trainer"] };
         if (how === "viewer") a.actor = { id: "vic", kind: "user", roles: ["viewer"] };
