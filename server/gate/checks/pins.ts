@@ -1,0 +1,49 @@
+// Check 1: resource, exact parent, dataset snapshots and evaluator are pinned by digest and all resolve.
+import { movingNameIn, type Digest, type JsonObject } from "../digest";
+import { PIN_NAMES, type PinName } from "../receipt/stage3";
+import { fail, pass, unavailable, type CheckInput, type CheckOutcome } from "./types";
+
+type PinState = "resolved" | "unpinned" | "unchecked" | "unresolvable" | "mismatch";
+const LABEL: Record<PinName, string> = {
+  candidate: "candidate",
+  parent: "parent",
+  trainingData: "training snapshot",
+  heldOutData: "held-out snapshot",
+  evaluator: "evaluator",
+};
+
+export function checkPins({ receipt, evidence }: CheckInput): CheckOutcome {
+  const s1 = receipt.stage1;
+  const moving = movingNameIn(s1.parent.resourceId);
+  if (moving) return fail(`The parent is named "${s1.parent.resourceId}", a moving name, not one exact artifact.`, { parent: s1.parent.resourceId });
+  if (evidence.candidate.conflict) return fail(`The candidate's identity is inconsistent: ${evidence.candidate.conflict}.`, { conflict: evidence.candidate.conflict });
+
+  const declared: Record<PinName, { id: string; digest: Digest | undefined }> = {
+    candidate: { id: s1.candidate.resourceId, digest: evidence.candidate.ref?.digest },
+    parent: { id: s1.parent.resourceId, digest: s1.parent.digest },
+    trainingData: { id: s1.data.training.id, digest: s1.data.training.digest },
+    heldOutData: { id: s1.data.heldOut.id, digest: s1.data.heldOut.digest },
+    evaluator: { id: `${s1.evaluator.id}@${s1.evaluator.version}`, digest: s1.evaluator.digest },
+  };
+  const resolution = receipt.stage3?.resolution ?? {};
+  const pins: JsonObject = {};
+  const problems: { pin: PinName; state: PinState; note: string }[] = [];
+  for (const pin of PIN_NAMES) {
+    const { id, digest } = declared[pin];
+    const r = resolution[pin];
+    let state: PinState = "resolved";
+    let note = "";
+    if (!digest) [state, note] = ["unpinned", "has no digest yet"];
+    else if (!r) [state, note] = ["unchecked", "was never looked up"];
+    else if (r.status === "unresolvable") [state, note] = ["unresolvable", `cannot be resolved (${r.reason})`];
+    else if (r.digest !== digest) [state, note] = ["mismatch", `resolves to different content (${r.digest.slice(0, 19)}…)`];
+    pins[pin] = { id, digest: digest ?? null, state, ...(note ? { note } : {}) };
+    if (state !== "resolved") problems.push({ pin, state, note });
+  }
+  const sentence = (ps: typeof problems) => ps.map((p) => `the ${LABEL[p.pin]} ${declared[p.pin].id} ${p.note}`).join("; ");
+  const failing = problems.filter((p) => p.state === "unresolvable" || p.state === "mismatch");
+  if (failing.length) return fail(`Not every pin resolves: ${sentence(failing)}.`, { pins });
+  if (problems.length) return unavailable(`Pins cannot be confirmed yet: ${sentence(problems)}.`, { pins });
+  const all = `Candidate, exact parent ${s1.parent.resourceId}, both data snapshots and evaluator ${declared.evaluator.id}`;
+  return pass(`${all} all resolve to their pinned digests.`, { pins });
+}

@@ -1,0 +1,61 @@
+// Check 7: the exact parent was loaded in the same bounded environment and routing returned to it, and an
+// authorized actor approved this step of exactly this receipt.
+import type { Digest, JsonObject } from "../digest";
+import { decisionOn, type Approval } from "../receipt/approval";
+import type { ApprovalStep, Authority, ResourceRef } from "../receipt/refs";
+import type { RollbackTest } from "../receipt/stage3";
+import { fail, pass, unavailable, type CheckInput, type CheckOutcome } from "./types";
+
+export type RollbackApprovalInput = {
+  step: ApprovalStep;
+  parent: ResourceRef;
+  rollbackTest: RollbackTest | undefined;
+  /** The bounded canary's environment, where the rollback must be shown (undefined when no canary ran). */
+  environment: string | undefined;
+  approvals: readonly Approval[];
+  /** Digest of the sealed link an approval must name; undefined while that stage is unsealed. */
+  target: Digest | undefined;
+  authority: Authority;
+  declaredBy: string;
+};
+
+export function judgeRollbackAndApproval(i: RollbackApprovalInput): CheckOutcome {
+  const { decision, ignored } = decisionOn(i.approvals, i.step, i.target, i.authority, i.declaredBy);
+  const t = i.rollbackTest;
+  const facts: JsonObject = {
+    step: i.step,
+    rollback: t ? { environment: t.environment, loaded: t.loaded, routedBack: t.routedBack, parent: t.parent.resourceId, detail: t.detail } : null,
+    decision: decision && { actor: decision.actor.id, roles: decision.actor.roles, decision: decision.decision, at: decision.at, comment: decision.comment },
+    ignored,
+  };
+  if (!t) return unavailable(`No rollback test to exact parent ${i.parent.resourceId} was recorded.`, facts);
+  if (t.parent.digest !== i.parent.digest) return fail(`The rollback test loaded ${t.parent.resourceId}, not the exact parent ${i.parent.resourceId}.`, facts);
+  if (i.environment !== undefined && t.environment !== i.environment) {
+    return fail(`The rollback was tested in ${t.environment}, not in the canary's bounded environment ${i.environment}.`, facts);
+  }
+  if (!t.loaded) return fail(`Rollback was not tested: the exact parent ${i.parent.resourceId} could not be loaded in ${t.environment} (${t.detail}).`, facts);
+  if (!t.routedBack) return fail(`The exact parent loaded in ${t.environment}, but routing did not return to it (${t.detail}).`, facts);
+  if (decision?.decision === "reject") {
+    const why = decision.comment ? `: “${decision.comment}”` : "";
+    return fail(`Rollback was tested, but ${decision.actor.id} rejected the ${i.step} step${why}.`, facts);
+  }
+  if (decision) {
+    const who = `${decision.actor.id} (${decision.actor.roles.join(", ")})`;
+    return pass(`Rollback to exact parent ${i.parent.resourceId} was tested in ${t.environment}, and ${who} approved the ${i.step} step.`, facts);
+  }
+  const note = ignored.length ? ` (not counted: ${ignored.join("; ")})` : "";
+  return { ...unavailable(`Rollback was tested; the ${i.step} step waits for an authorized approval${note}.`, facts), waitingOn: "approval" };
+}
+
+export function checkRollbackAndApproval({ receipt }: CheckInput): CheckOutcome {
+  return judgeRollbackAndApproval({
+    step: "canary",
+    parent: receipt.stage1.parent,
+    rollbackTest: receipt.stage3?.rollbackTest,
+    environment: receipt.stage3?.canary?.environment,
+    approvals: receipt.approvals,
+    target: receipt.stage3Digest,
+    authority: receipt.stage1.approvers.canary,
+    declaredBy: receipt.stage1.declaredBy,
+  });
+}

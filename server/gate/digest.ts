@@ -1,0 +1,44 @@
+// Content digests over RFC 8785 canonical JSON: the receipt's stable identifiers.
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import { z } from "zod";
+
+export const ZDigest = z.string().regex(/^sha256:[0-9a-f]{64}$/, "must be a sha256 digest: sha256:<64 lowercase hex>");
+export type Digest = z.infer<typeof ZDigest>;
+
+export const ZJson = z.json();
+export type JsonValue = z.infer<typeof ZJson>;
+export type JsonObject = { [key: string]: JsonValue };
+
+/** RFC 8785 (JCS) serialisation: the exact bytes that are hashed and signed. */
+export function canonicalJson(value: unknown): string {
+  const text = canonicalize(value);
+  if (text === undefined) throw new TypeError("value has no JSON form (undefined, a function or a symbol)");
+  return text;
+}
+
+export function sha256Digest(bytes: string | Uint8Array): Digest {
+  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+}
+
+export function digestOf(value: unknown): Digest {
+  return sha256Digest(canonicalJson(value));
+}
+
+/** The hex part, as in-toto subjects want it (`{ sha256: hex }`). */
+export function digestHex(digest: Digest): string {
+  return digest.slice("sha256:".length);
+}
+
+// Names that point at whatever is newest (or otherwise move) rather than at one artifact. A parent must be
+// an exact artifact: continual learning may have produced several newer resources since a "latest" was read.
+const MOVING_NAMES = new Set([
+  "latest", "head", "current", "default", "newest", "tip", "main", "master", "stable",
+  "production", "prod", "live", "next", "approved", "candidate", "champion",
+]);
+
+/** The moving name inside an identifier (`latest`, `model@latest`, `rs-head`…), or null when there is none. */
+export function movingNameIn(id: string): string | null {
+  for (const part of id.toLowerCase().split(/[\s@:/#._-]+/)) if (MOVING_NAMES.has(part)) return part;
+  return null;
+}

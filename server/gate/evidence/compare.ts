@@ -1,0 +1,123 @@
+// Locked-gate and protected-case comparisons, case by case, candidate against its exact parent.
+import type { ResourceRef } from "../receipt/refs";
+import type { Stage1 } from "../receipt/stage1";
+import type { CaseResult, LockedGate } from "../receipt/stage3";
+
+type Side = { score: number; passed: boolean };
+export type CaseRow = {
+  caseId: string;
+  family: string;
+  protected: boolean;
+  parent: Side | null;
+  candidate: Side | null;
+  delta: number | null;
+  /** Stopped passing, or lost more score than the tolerance; null when one side is missing. */
+  regressed: boolean | null;
+};
+
+export type GateComparison = {
+  /** invalid: the run was not against the pinned evaluator, held-out snapshot, exact parent or candidate. */
+  status: "available" | "unavailable" | "invalid";
+  problems: string[];
+  cases: number;
+  candidateMean: number | null;
+  parentMean: number | null;
+  gain: number | null;
+  rows: CaseRow[];
+};
+
+export type ProtectedFamilyResult = {
+  family: string;
+  maxRegressions: number;
+  cases: number;
+  regressions: string[];
+  status: "held" | "regressed" | "unavailable";
+};
+export type ProtectedComparison = {
+  status: "available" | "unavailable" | "invalid";
+  families: ProtectedFamilyResult[];
+  totalRegressions: number;
+};
+
+function pinProblems(stage1: Stage1, gate: LockedGate, candidate: ResourceRef | null): string[] {
+  const problems: string[] = [];
+  const e = gate.evaluator;
+  const pinned = stage1.evaluator;
+  if (e.id !== pinned.id || e.version !== pinned.version || e.digest !== pinned.digest) {
+    problems.push(`ran with evaluator ${e.id}@${e.version}, the receipt pins ${pinned.id}@${pinned.version}`);
+  }
+  if (gate.dataset.digest !== stage1.data.heldOut.digest) problems.push(`ran on snapshot ${gate.dataset.id}, not the pinned held-out ${stage1.data.heldOut.id}`);
+  if (gate.parent.resource.digest !== stage1.parent.digest) {
+    problems.push(`compared against ${gate.parent.resource.resourceId}, not the exact parent ${stage1.parent.resourceId}`);
+  }
+  if (candidate && gate.candidate.resource.digest !== candidate.digest) problems.push(`scored ${gate.candidate.resource.resourceId}, not the candidate's pinned digest`);
+  return problems;
+}
+
+function index(cases: readonly CaseResult[], side: string, problems: string[]): Map<string, CaseResult> {
+  const map = new Map<string, CaseResult>();
+  for (const c of cases) {
+    if (map.has(c.caseId)) problems.push(`case ${c.caseId} appears twice on the ${side} side`);
+    map.set(c.caseId, c);
+  }
+  return map;
+}
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
+
+export function compareLockedGate(
+  stage1: Stage1,
+  gate: LockedGate | undefined,
+  candidate: ResourceRef | null,
+  opts: { protectedFamilies: ReadonlySet<string>; protectedScoreTolerance: number },
+): GateComparison {
+  if (!gate) return { status: "unavailable", problems: ["no locked-gate run recorded"], cases: 0, candidateMean: null, parentMean: null, gain: null, rows: [] };
+  const problems = pinProblems(stage1, gate, candidate);
+  const cand = index(gate.candidate.cases, "candidate", problems);
+  const par = index(gate.parent.cases, "parent", problems);
+  const ids = [...new Set([...par.keys(), ...cand.keys()])].sort();
+  const rows: CaseRow[] = ids.map((caseId) => {
+    const c = cand.get(caseId);
+    const p = par.get(caseId);
+    const family = (c ?? p)!.family;
+    const both = c && p;
+    return {
+      caseId,
+      family,
+      protected: opts.protectedFamilies.has(family),
+      parent: p ? { score: p.score, passed: p.passed } : null,
+      candidate: c ? { score: c.score, passed: c.passed } : null,
+      delta: both ? c.score - p.score : null,
+      regressed: both ? (p.passed && !c.passed) || c.score < p.score - opts.protectedScoreTolerance : null,
+    };
+  });
+  const complete = rows.filter((r) => r.delta !== null);
+  const expected = stage1.data.heldOut.caseCount;
+  if (rows.length > expected) problems.push(`scored ${rows.length} cases, but the locked set holds ${expected}`);
+  const status = problems.length ? "invalid" : complete.length < expected ? "unavailable" : "available";
+  if (complete.length < expected) problems.push(`only ${complete.length} of ${expected} locked cases were scored on both sides`);
+  const candidateMean = status === "available" ? mean(complete.map((r) => r.candidate!.score)) : null;
+  const parentMean = status === "available" ? mean(complete.map((r) => r.parent!.score)) : null;
+  return {
+    status,
+    problems,
+    cases: complete.length,
+    candidateMean,
+    parentMean,
+    gain: candidateMean !== null && parentMean !== null ? candidateMean - parentMean : null,
+    rows,
+  };
+}
+
+export function compareProtected(comparison: GateComparison, families: readonly { family: string; maxRegressions: number }[]): ProtectedComparison {
+  const results: ProtectedFamilyResult[] = families.map(({ family, maxRegressions }) => {
+    const rows = comparison.rows.filter((r) => r.family === family);
+    const regressions = rows.filter((r) => r.regressed === true).map((r) => r.caseId);
+    const incomplete = rows.length === 0 || rows.some((r) => r.regressed === null);
+    const status = regressions.length > maxRegressions ? "regressed" : incomplete ? "unavailable" : "held";
+    return { family, maxRegressions, cases: rows.length, regressions, status };
+  });
+  const incomplete = comparison.status === "unavailable" || families.length === 0 || results.some((f) => f.status === "unavailable");
+  const status = comparison.status === "invalid" ? "invalid" : incomplete ? "unavailable" : "available";
+  return { status, families: results, totalRegressions: results.reduce((s, f) => s + f.regressions.length, 0) };
+}

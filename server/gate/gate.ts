@@ -1,0 +1,37 @@
+// The gate in one call: evidence → seven checks → stale-evidence rule → verdict. Pure: same input, same report.
+import { applyFreshness, runCanaryStageChecks, runChecks } from "./checks/run";
+import type { CheckResult } from "./checks/types";
+import { deriveEvidence, type GateEvidence } from "./evidence/derive";
+import { isFresh, type Freshness } from "./freshness";
+import type { GatePolicy } from "./policy";
+import type { Receipt } from "./receipt/view";
+import { decideVerdict, type VerdictDecision } from "./verdict";
+import type { VersionSet } from "./versions";
+
+export type GateInput = { receipt: Receipt; policy: GatePolicy; currentVersions: VersionSet; now: Date };
+
+export type GateReport = VerdictDecision & {
+  evaluatedAt: string;
+  checks: CheckResult[];
+  canaryStageChecks: CheckResult[] | null;
+  scoreGain: number | null;
+  freshness: Freshness;
+  evidence: GateEvidence;
+};
+
+export function evaluateGate({ receipt, policy, currentVersions, now }: GateInput): GateReport {
+  const evidence = deriveEvidence(receipt, policy);
+  const freshness = isFresh(receipt, currentVersions, now, policy);
+  const checks = applyFreshness(runChecks(receipt, evidence, policy, now), freshness.stale, "admission");
+  const stageChecks = runCanaryStageChecks(receipt, evidence, policy);
+  const canaryStageChecks = stageChecks && applyFreshness(stageChecks, freshness.stale, "canary-stage");
+  return {
+    ...decideVerdict(checks, canaryStageChecks),
+    evaluatedAt: now.toISOString(),
+    checks,
+    canaryStageChecks,
+    scoreGain: evidence.comparison.gain,
+    freshness,
+    evidence,
+  };
+}

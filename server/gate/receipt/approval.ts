@@ -1,0 +1,60 @@
+// A recorded decision on one step, bound to the digest of exactly what the approver saw.
+import { z } from "zod";
+import { ZDigest, type Digest } from "../digest";
+import { hasScope } from "@/lib/auth/scopes";
+import { APPROVAL_STEPS, STEP_SCOPE, ZActorRef, type ActorRef, type ApprovalStep, type Authority } from "./refs";
+
+export const ZApproval = z.object({
+  step: z.enum(APPROVAL_STEPS),
+  decision: z.enum(["approve", "reject"]),
+  actor: ZActorRef,
+  /** Digest of the sealed link decided on: the latest stage 3 (canary step) or canary stage (default step). */
+  approves: ZDigest,
+  at: z.iso.datetime(),
+  comment: z.string().max(2000),
+});
+export type Approval = z.infer<typeof ZApproval>;
+
+export type AuthorityCheck = { authorized: true } | { authorized: false; reason: string };
+
+/**
+ * Whether an actor may take a step under the receipt's declared authority. The actor that opened the receipt
+ * (the trainer) never approves its own candidate, whatever its roles.
+ */
+export function checkAuthority(actor: ActorRef, step: ApprovalStep, authority: Authority, declaredBy: string): AuthorityCheck {
+  if (actor.id === declaredBy) return { authorized: false, reason: `${actor.id} opened this receipt and cannot approve it` };
+  if (!hasScope(actor.roles, STEP_SCOPE[step])) {
+    return { authorized: false, reason: `${actor.id} lacks the "${STEP_SCOPE[step]}" scope` };
+  }
+  const named = authority.actorIds.includes(actor.id) || actor.roles.some((r) => authority.roles.includes(r));
+  return named ? { authorized: true } : { authorized: false, reason: `${actor.id} is not among the receipt's ${step} approvers` };
+}
+
+export type StepDecision = { decision: Approval | null; ignored: string[] };
+
+/**
+ * The decision that stands for one step: the latest authorized approval or rejection naming `target` (the
+ * sealed link decided on). Approvals of earlier receipts or by actors without authority are listed, not counted.
+ */
+export function decisionOn(
+  approvals: readonly Approval[],
+  step: ApprovalStep,
+  target: Digest | undefined,
+  authority: Authority,
+  declaredBy: string,
+): StepDecision {
+  const ignored: string[] = [];
+  const counted: Approval[] = [];
+  for (const a of approvals) {
+    if (a.step !== step) continue;
+    if (a.approves !== target) {
+      ignored.push(`${a.actor.id} decided on an earlier receipt`);
+      continue;
+    }
+    const check = checkAuthority(a.actor, step, authority, declaredBy);
+    if (check.authorized) counted.push(a);
+    else ignored.push(check.reason);
+  }
+  // Stable sort: chain order breaks ties between equal timestamps.
+  return { decision: counted.sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).at(-1) ?? null, ignored };
+}

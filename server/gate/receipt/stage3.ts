@@ -1,0 +1,100 @@
+// Stage 3 — after training: admission evidence. Locked gate for candidate and exact parent, canary outcomes
+// with how each was verified, the rollback test, and whether every pin resolved when the gate ran.
+import { z } from "zod";
+import { ZDigest } from "../digest";
+import { ZVersionSet } from "../versions";
+import { ZEvaluatorRef, ZResourceRef, ZSnapshotRef } from "./refs";
+
+export const ZCaseResult = z.object({
+  caseId: z.string().min(1),
+  family: z.string().min(1),
+  score: z.number(),
+  passed: z.boolean(),
+});
+export type CaseResult = z.infer<typeof ZCaseResult>;
+
+const ZGateSide = z.object({ resource: ZResourceRef, cases: z.array(ZCaseResult) });
+
+export const ZLockedGate = z.object({
+  evaluator: ZEvaluatorRef,
+  dataset: ZSnapshotRef,
+  candidate: ZGateSide,
+  parent: ZGateSide,
+  ranAt: z.iso.datetime(),
+});
+export type LockedGate = z.infer<typeof ZLockedGate>;
+
+const ZConfidence = z.number().min(0).max(1);
+
+/** How a canary task's outcome was established: re-reading the destination, or weaker evidence. */
+export const ZVerification = z.discriminatedUnion("method", [
+  z.object({
+    method: z.literal("destination"),
+    destination: z.object({ kind: z.string().min(1), ref: z.string().min(1) }),
+    expected: z.string(),
+    observed: z.string().nullable(),
+    matched: z.boolean(),
+    checkedAt: z.iso.datetime(),
+  }),
+  z.object({ method: z.literal("judge"), judgeId: z.string().min(1), verdict: z.enum(["pass", "fail"]), confidence: ZConfidence }),
+  z.object({ method: z.literal("human"), reviewerId: z.string().min(1), verdict: z.enum(["pass", "fail"]), confidence: ZConfidence }),
+  z.object({ method: z.literal("unverified"), reason: z.string().min(1) }),
+]);
+export type Verification = z.infer<typeof ZVerification>;
+
+export const ZCanaryOutcome = z.object({
+  taskId: z.string().min(1),
+  verification: ZVerification,
+  toolsUsed: z.array(z.string().min(1)),
+  sideEffects: z.array(z.object({ kind: z.string().min(1), target: z.string().min(1), harmful: z.boolean() })),
+  costUsd: z.number().min(0),
+});
+export type CanaryOutcome = z.infer<typeof ZCanaryOutcome>;
+
+export const ZCanaryRun = z.object({
+  environment: z.string().min(1),
+  modelServer: z.string().min(1),
+  window: z.object({ start: z.iso.datetime(), end: z.iso.datetime() }),
+  outcomes: z.array(ZCanaryOutcome),
+});
+export type CanaryRun = z.infer<typeof ZCanaryRun>;
+
+/** The exact parent loaded in the same bounded environment, and whether routing returned to it. */
+export const ZRollbackTest = z.object({
+  environment: z.string().min(1),
+  parent: ZResourceRef,
+  loaded: z.boolean(),
+  routedBack: z.boolean(),
+  checkedAt: z.iso.datetime(),
+  detail: z.string(),
+});
+export type RollbackTest = z.infer<typeof ZRollbackTest>;
+
+export const PIN_NAMES = ["candidate", "parent", "trainingData", "heldOutData", "evaluator"] as const;
+export type PinName = (typeof PIN_NAMES)[number];
+
+/** What each pinned artifact resolved to when the gate ran (a registry lookup). Absent = not checked. */
+export const ZResolution = z.discriminatedUnion("status", [
+  z.object({ status: z.literal("resolved"), digest: ZDigest }),
+  z.object({ status: z.literal("unresolvable"), reason: z.string().min(1) }),
+]);
+export type Resolution = z.infer<typeof ZResolution>;
+
+export const ZStage3 = z.object({
+  resolution: z.partialRecord(z.enum(PIN_NAMES), ZResolution),
+  lockedGate: ZLockedGate.optional(),
+  canary: ZCanaryRun.optional(),
+  rollbackTest: ZRollbackTest.optional(),
+  computedAt: z.iso.datetime(),
+  versions: ZVersionSet,
+});
+export type Stage3 = z.infer<typeof ZStage3>;
+
+/** Appended after the candidate ran in its bounded canary: that stage's own evidence. */
+export const ZCanaryStage = z.object({
+  canary: ZCanaryRun,
+  rollbackTest: ZRollbackTest.optional(),
+  computedAt: z.iso.datetime(),
+  versions: ZVersionSet,
+});
+export type CanaryStage = z.infer<typeof ZCanaryStage>;

@@ -1,0 +1,105 @@
+// Receipt export: an in-toto Statement v1 in a signed DSSE envelope, verified offline — in code and by the CLI.
+import { spawnSync } from "node:child_process";
+import { generateKeyPairSync, type KeyObject } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { digestHex } from "@/server/gate/digest";
+import { signEnvelope, type DsseEnvelope } from "@/server/gate/export/dsse";
+import { buildReceiptStatement, exportReceipt, IN_TOTO_PAYLOAD_TYPE, RECEIPT_PREDICATE_TYPE, type ReceiptStatement } from "@/server/gate/export/statement";
+import { verifyReceipt } from "@/server/gate/export/verify-receipt";
+import { POLICY, VERSIONS } from "@/server/gate/reference/common";
+import { judge, reference } from "./fixtures";
+
+const { publicKey, privateKey } = generateKeyPairSync("ed25519");
+
+function exported(name: "A" | "D" = "A") {
+  const { chain, receipt, raw } = reference(name);
+  const statement = buildReceiptStatement({ chain, report: judge(receipt), policy: POLICY, currentVersions: VERSIONS });
+  return { statement, envelope: exportReceipt(statement, privateKey), raw };
+}
+
+/** Decodes, edits and re-signs with the trusted key: only the content checks can catch these. */
+function resigned(envelope: DsseEnvelope, edit: (s: ReceiptStatement) => void): DsseEnvelope {
+  const statement = JSON.parse(Buffer.from(envelope.payload, "base64").toString("utf8")) as ReceiptStatement;
+  edit(statement);
+  return signEnvelope(Buffer.from(JSON.stringify(statement)), IN_TOTO_PAYLOAD_TYPE, privateKey);
+}
+const failed = (r: ReturnType<typeof verifyReceipt>) => r.checks.filter((c) => !c.ok).map((c) => c.name);
+
+describe("receipt export", () => {
+  it("is an in-toto Statement v1 about the candidate's digest, signed in a DSSE envelope, that verifies offline", () => {
+    const { statement, envelope, raw } = exported();
+    expect(envelope.payloadType).toBe("application/vnd.in-toto+json");
+    expect(statement).toMatchObject({
+      _type: "https://in-toto.io/Statement/v1",
+      subject: [{ name: raw.candidate.resourceId, digest: { sha256: digestHex(raw.candidate.digest) } }],
+      predicateType: RECEIPT_PREDICATE_TYPE,
+      predicate: { agent: "support-desk", gate: { verdict: "PROMOTE TO BOUNDED CANARY" } },
+    });
+    expect(statement.predicate.chain.map((l) => l.kind)).toEqual(["stage1", "stage2", "stage3", "approval"]);
+    const result = verifyReceipt(envelope, [publicKey]);
+    expect(failed(result)).toEqual([]);
+    expect(result.checks.map((c) => c.name)).toEqual(["envelope decode", "envelope signature", "envelope payloadType", "envelope parse", "statement", "sealed chain", "subject", "verdict recomputed"]);
+  });
+
+  it("a quarantined receipt verifies too: the signature vouches for the record, not for the candidate", () => {
+    const result = verifyReceipt(exported("D").envelope, [publicKey]);
+    expect(result.ok).toBe(true);
+    expect(result.statement!.predicate.gate.verdict).toBe("QUARANTINED");
+  });
+
+  it("catches an edited stage, a changed verdict or a swapped subject even when re-signed with the trusted key", () => {
+    const { envelope } = exported();
+    const stage = resigned(envelope, (s) => {
+      ((s.predicate.chain[1]!.content as { rollouts: { reward: number }[] }).rollouts[0]!).reward = 1;
+    });
+    expect(failed(verifyReceipt(stage, [publicKey]))).toEqual(["sealed chain"]);
+    const verdict = resigned(envelope, (s) => {
+      s.predicate.gate.checks[4]!.status = "fail";
+    });
+    expect(failed(verifyReceipt(verdict, [publicKey]))).toEqual(["verdict recomputed"]);
+    const subject = resigned(envelope, (s) => {
+      s.subject[0]!.digest.sha256 = "0".repeat(64);
+    });
+    expect(failed(verifyReceipt(subject, [publicKey]))).toEqual(["subject"]);
+    const dropped = resigned(envelope, (s) => {
+      s.predicate.chain.pop();
+    });
+    expect(failed(verifyReceipt(dropped, [publicKey]))).toEqual(["sealed chain"]);
+  });
+
+  it("refuses an envelope signed by another key, before reading it", () => {
+    const result = verifyReceipt(exported().envelope, [generateKeyPairSync("ed25519").publicKey]);
+    expect(result.checks.map((c) => [c.name, c.ok])).toEqual([["envelope decode", true], ["envelope signature", false]]);
+    expect(result.statement).toBeNull();
+  });
+});
+
+describe("npm run verify-receipt", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lightgate-receipt-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const write = (name: string, text: string) => (fs.writeFileSync(path.join(dir, name), text), path.join(dir, name));
+  const pem = (k: KeyObject) => k.export({ type: "spki", format: "pem" }).toString();
+  const cli = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", "scripts/verify-receipt.ts", ...args], { encoding: "utf8", timeout: 60_000 });
+
+  it("verifies a receipt file offline and prints what it checked", () => {
+    const file = write("a.json", JSON.stringify(exported().envelope));
+    const run = cli(file, "--key", write("key.pem", pem(publicKey)));
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("✓ envelope signature: valid over PAE from 1 trusted key");
+    expect(run.stdout).toContain("✓ verdict recomputed: PROMOTE TO BOUNDED CANARY");
+    expect(run.stdout.trim().split("\n").at(-1)).toBe("VERIFIED");
+  });
+
+  it("exits 1 with the failing step for a wrong key, 2 for a usage error", () => {
+    const file = write("b.json", JSON.stringify(exported().envelope));
+    const wrong = cli(file, "--key", write("other.pem", pem(generateKeyPairSync("ed25519").publicKey)));
+    expect(wrong.status).toBe(1);
+    expect(wrong.stdout).toMatch(/✗ envelope signature: 0 of the required 1 trusted key/);
+    expect(wrong.stdout.trim().split("\n").at(-1)).toBe("NOT VERIFIED");
+    expect(cli().status).toBe(2);
+    expect(cli(path.join(dir, "missing.json"), "--key", path.join(dir, "key.pem")).stderr).toMatch(/cannot read/);
+  });
+});
