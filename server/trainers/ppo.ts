@@ -28,7 +28,7 @@ export const ppoConfigSchema = z
     /** ε of the clipped surrogate: the probability ratio is kept within [1 − clip, 1 + clip]. */
     clipRange: z.number().gt(0, "clipRange must be > 0").max(1, "clipRange must be ≤ 1").default(0.2),
     epochs: z.number().int("epochs must be an integer").min(1, "epochs must be ≥ 1").max(100, "epochs must be ≤ 100").default(4),
-    minibatchSize: z.number().int("minibatchSize must be an integer").min(1, "minibatchSize must be ≥ 1").max(65536).default(64),
+    minibatchSize: z.number().int("minibatchSize must be an integer").min(1, "minibatchSize must be ≥ 1").max(65536).default(256),
     advantage: z
       .discriminatedUnion("kind", [
         z.object({ kind: z.literal("gae"), lambda: z.number().min(0, "lambda must be ≥ 0").max(1, "lambda must be ≤ 1").default(0.95) }).strict(),
@@ -39,7 +39,7 @@ export const ppoConfigSchema = z
     valueBaseline: z.boolean().default(true),
     valueLearningRate: z.number().gt(0, "valueLearningRate must be > 0").max(10).default(0.05),
     normalizeAdvantages: z.boolean().default(true),
-    entropyCoefficient: z.number().min(0, "entropyCoefficient must be ≥ 0").max(1, "entropyCoefficient must be ≤ 1").default(0.01),
+    entropyCoefficient: z.number().min(0, "entropyCoefficient must be ≥ 0").max(1, "entropyCoefficient must be ≤ 1").default(0.05),
     exploration: epsilonScheduleSchema.default({ epsilonStart: 0.2, epsilonEnd: 0.02, epsilonDecay: 0.9 }),
     reward: rewardModelConfigSchema.prefault({}),
   })
