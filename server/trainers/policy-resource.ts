@@ -13,7 +13,7 @@ import type { Policy } from "./policy";
 
 export const POLICY_RESOURCE_TYPE = "lightgate_policy";
 
-const finite = z.number().refine(Number.isFinite, "must be a finite number");
+const finite = z.number({ error: "must be a finite number" }).refine(Number.isFinite, "must be a finite number");
 const environmentRef = z.object({ id: z.string().min(1), specDigest: z.string().regex(/^sha256:[0-9a-f]{64}$/, "specDigest must be sha256:<64 hex>") }).strict();
 const epsilon = z.number().min(0, "epsilon must be ≥ 0").max(1, "epsilon must be ≤ 1");
 

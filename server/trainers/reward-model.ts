@@ -32,8 +32,11 @@ export const rewardModelConfigSchema = z
   .strict();
 export type RewardModelConfig = z.output<typeof rewardModelConfigSchema>;
 
+/** What the reward model reads of a trajectory: each step's components. */
+export type RewardSteps = { steps: readonly { components: RewardComponents }[] };
+
 /** Per-step scalar rewards of a trajectory under the model's weights. */
-export function stepRewards(trajectory: Pick<Trajectory, "steps">, weights: Readonly<RewardComponents>): Float64Array {
+export function stepRewards(trajectory: RewardSteps, weights: Readonly<RewardComponents>): Float64Array {
   const out = new Float64Array(trajectory.steps.length);
   trajectory.steps.forEach((s, i) => (out[i] = weightedReward(s.components, weights)));
   return out;
@@ -98,7 +101,7 @@ export class RunningMeanStd {
  * constant to every step, which in episodes of different lengths rewards or punishes merely lasting
  * longer — it would change which policy is best, not just the step size.
  */
-export function normalizeRewards(trajectories: readonly Pick<Trajectory, "steps">[], config: RewardModelConfig, stats: RunningMeanStd): Float64Array[] {
+export function normalizeRewards(trajectories: readonly RewardSteps[], config: RewardModelConfig, stats: RunningMeanStd): Float64Array[] {
   const raw = trajectories.map((t) => stepRewards(t, config.weights));
   if (!config.normalize) return raw;
   observeReturns(raw, config.discount, stats);
