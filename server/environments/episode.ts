@@ -29,6 +29,14 @@ export const environmentOptionsSchema = z
   })
   .strict();
 
+/** The options with defaults filled in; the zod schema only runs (for its messages) when a value is off. */
+export function resolveOptions(input: Partial<EnvironmentOptions> = {}): EnvironmentOptions {
+  const { toolFailureRate = 0, timeoutShare = 0.5, ...rest } = input;
+  const inRange = (v: unknown) => typeof v === "number" && v >= 0 && v <= 1;
+  if (Object.keys(rest).length || !inRange(toolFailureRate) || !inRange(timeoutShare)) return environmentOptionsSchema.parse(input);
+  return { toolFailureRate, timeoutShare };
+}
+
 export type EpisodeStep = {
   index: number;
   features: number[];
@@ -66,7 +74,7 @@ export type EpisodeRun = {
 };
 
 export function simulateEpisode<TState>(env: Environment<TState>, policy: ActingPolicy, task: EnvTask, run: EpisodeRun): Episode {
-  const options = environmentOptionsSchema.parse(run.options ?? {});
+  const options = resolveOptions(run.options);
   const policyRng = Rng.from(streamSeed(run.seed, "policy"));
   const target = env.targetFor(task, run.episodeKey);
   const opened = env.reset(task, { target, rng: Rng.from(streamSeed(run.seed, "env")), options });

@@ -46,33 +46,45 @@ function at(name: string): number {
   return i;
 }
 
-// Index lookups resolved once: featurize runs for every step of every episode.
-const memo = new Map<string, number>();
-function idx(name: string): number {
-  let i = memo.get(name);
-  if (i === undefined) memo.set(name, (i = at(name)));
-  return i;
+// Index tables resolved once: featurize runs for every step of every episode.
+function table(prefix: string, values: readonly string[]): Record<string, number> {
+  return Object.fromEntries(values.map((v) => [v, at(`${prefix}${v}`)]));
 }
+const AT = {
+  intent: table("intent:", OBSERVED_INTENTS),
+  urgency: table("urgency:", ATTRIBUTE_VALUES.urgency),
+  expertise: table("expertise:", ATTRIBUTE_VALUES.expertise),
+  ambiguity: table("ambiguity:", ATTRIBUTE_VALUES.ambiguity),
+  tier: table("tier:", ATTRIBUTE_VALUES.tier),
+  language: table("language:", ATTRIBUTE_VALUES.language),
+  clarifiedBy: table("ambiguity:", ["medium", "high"].map((a) => `${a}*flag:clarified`)),
+};
+const CROSSED_AT = Object.fromEntries(OBSERVED_INTENTS.map((i) => [i, CROSSED_FLAGS.map((f) => at(`intent:${i}*flag:${f}`))]));
 const SLA = at("sla_critical");
 const PROGRESS = at("progress");
 const FLAG_AT = FLAGS.map((f) => at(`flag:${f}`));
 
+function lookup(tableOf: Record<string, number>, value: string, what: string): number {
+  const i = tableOf[value];
+  if (i === undefined) throw new Error(`support-desk has no ${what} "${value}"`);
+  return i;
+}
+
 export function featurize(v: DeskView): Float64Array {
   const x = new Float64Array(FEATURE_NAMES.length);
   x[0] = 1;
-  x[idx(`intent:${v.intent}`)] = 1;
-  x[idx(`urgency:${v.urgency}`)] = 1;
-  x[idx(`expertise:${v.expertise}`)] = 1;
-  x[idx(`ambiguity:${v.ambiguity}`)] = 1;
-  x[idx(`tier:${v.tier}`)] = 1;
-  x[idx(`language:${v.language}`)] = 1;
+  x[lookup(AT.intent, v.intent, "intent")] = 1;
+  x[lookup(AT.urgency, v.urgency, "urgency")] = 1;
+  x[lookup(AT.expertise, v.expertise, "expertise")] = 1;
+  x[lookup(AT.ambiguity, v.ambiguity, "ambiguity")] = 1;
+  x[lookup(AT.tier, v.tier, "tier")] = 1;
+  x[lookup(AT.language, v.language, "language")] = 1;
   if (v.slaCritical) x[SLA] = 1;
-  FLAGS.forEach((f, i) => {
-    if (v.flags[f]) x[FLAG_AT[i]!] = 1;
-  });
+  for (let i = 0; i < FLAGS.length; i++) if (v.flags[FLAGS[i]!]) x[FLAG_AT[i]!] = 1;
   x[PROGRESS] = v.step / v.maxSteps;
-  for (const f of CROSSED_FLAGS) if (v.flags[f]) x[idx(`intent:${v.intent}*flag:${f}`)] = 1;
-  if (v.flags.clarified && v.ambiguity !== "low") x[idx(`ambiguity:${v.ambiguity}*flag:clarified`)] = 1;
+  const crossed = CROSSED_AT[v.intent]!;
+  for (let i = 0; i < CROSSED_FLAGS.length; i++) if (v.flags[CROSSED_FLAGS[i]!]) x[crossed[i]!] = 1;
+  if (v.flags.clarified && v.ambiguity !== "low") x[lookup(AT.clarifiedBy, `${v.ambiguity}*flag:clarified`, "ambiguity")] = 1;
   return x;
 }
 

@@ -102,10 +102,11 @@ export function pinContracts(pins: Record<string, string> = {}): ToolContract[] 
 /** Arguments that break the contract, as readable reasons (empty when the call is allowed). */
 export function contractViolations(c: ToolContract, args: Record<string, string>): string[] {
   const problems: string[] = [];
-  for (const key of Object.keys(args)) {
-    if (!c.arguments[key]) problems.push(`argument "${key}" is not in ${c.name}@${c.version}`);
+  for (const key in args) {
+    if (!Object.hasOwn(c.arguments, key)) problems.push(`argument "${key}" is not in ${c.name}@${c.version}`);
   }
-  for (const [key, spec] of Object.entries(c.arguments)) {
+  for (const key in c.arguments) {
+    const spec = c.arguments[key]!;
     const value = args[key];
     if (value === undefined) {
       if (spec.required) problems.push(`${c.name}@${c.version} requires "${key}"`);
