@@ -1,8 +1,9 @@
 // From stored spans back to what an algorithm learns from, and to the evidence the gate counts.
 // Nothing here fills a gap: a lost step, tool or reward span makes the trajectory incomplete with a
 // named problem, and coverage lists the missing family — absence is never reported as healthy.
+import type { EpisodeStep } from "./episode";
 import { AGL_ANNOTATION, ATTR, EPISODE_REWARD, REWARD_ATTR, STEP_SPAN, TOOL_SPAN_PREFIX } from "./spans";
-import { REWARD_COMPONENTS, zeroComponents, type RewardComponents } from "./types";
+import { REWARD_COMPONENTS, zeroComponents } from "./types";
 
 /** The part of a span this module reads; store rows and OTLP-converted spans both fit. */
 export type SpanLike = {
@@ -15,16 +16,8 @@ export type SpanLike = {
   attributes: Record<string, unknown>;
 };
 
-export type TrajectoryStep = {
-  index: number;
-  features: number[];
-  key: string;
-  action: string;
-  actionIndex: number;
-  logProb: number;
-  components: RewardComponents;
-  tool: { name: string; outcome: string } | null;
-};
+/** An episode step as the spans carry it: the tool call reduced to its name and outcome. */
+export type TrajectoryStep = Omit<EpisodeStep, "toolCall" | "durationMs"> & { tool: { name: string; outcome: string } | null };
 
 export type Trajectory = {
   rolloutId: string;

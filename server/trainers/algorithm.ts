@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { digestOf, type Digest } from "@/server/environments/digest";
 import type { Trajectory } from "@/server/environments/trajectory";
 import type { Environment } from "@/server/environments/types";
-import type { Policy, PolicyEnvironment } from "./policy";
+import { assertPolicyFits, type Policy, type PolicyEnvironment, type PolicyKind } from "./policy";
 import { policyDigest } from "./policy-resource";
 
 export const ALGORITHMS = ["ppo", "q-learning"] as const;
@@ -110,4 +110,47 @@ export function usableTrajectories(trajectories: readonly Trajectory[], env: Env
 
 export function parentDigestOf(parent: Policy): Digest {
   return policyDigest(parent);
+}
+
+/** What every trainer holds besides its own state: validated config, environment, exact parent, seed. */
+export type TrainerBase<C, P extends Policy> = { cfg: C; env: EnvShape; parent: P; seed: string };
+
+/** Validates a new trainer's config and parent. */
+export function startTrainer<S extends z.ZodType, K extends PolicyKind>(
+  algorithm: AlgorithmName,
+  kind: K,
+  schema: S,
+  init: Omit<TrainerInit, "algorithm">,
+): TrainerBase<z.output<S>, Extract<Policy, { kind: K }>> {
+  const cfg = parseConfig(schema, init.config, algorithm);
+  if (init.parent.kind !== kind) throw new Error(`${algorithm} trains ${kind} policies; the parent is ${init.parent.kind}`);
+  assertPolicyFits(init.parent, init.environment);
+  return { cfg, env: init.environment, parent: init.parent as Extract<Policy, { kind: K }>, seed: init.seed };
+}
+
+/** Opens a checkpoint of `algorithm`: its base, its update count and its algorithm-specific state. */
+export function resumeTrainer<S extends z.ZodType, P extends Policy, State>(
+  algorithm: AlgorithmName,
+  schema: S,
+  input: unknown,
+  env: EnvShape,
+): { base: TrainerBase<z.output<S>, P>; updates: number; state: State } {
+  const c = openCheckpoint(input, env);
+  if (c.algorithm !== algorithm) throw new Error(`checkpoint is for ${c.algorithm}, not ${algorithm}`);
+  const cfg = parseConfig(schema, c.config, algorithm);
+  const { parent, ...state } = c.state as State & { parent: P };
+  if (parentDigestOf(parent) !== c.parentDigest) throw new Error("checkpoint parent does not match its parent digest");
+  return { base: { cfg, env, parent, seed: c.seed }, updates: c.updates, state: state as State };
+}
+
+export function checkpointOf<C, P extends Policy>(algorithm: AlgorithmName, base: TrainerBase<C, P>, updates: number, state: object): TrainerCheckpoint {
+  return sealCheckpoint({
+    algorithm,
+    config: base.cfg,
+    seed: base.seed,
+    parentDigest: parentDigestOf(base.parent),
+    environment: base.parent.environment,
+    updates,
+    state: { parent: base.parent, ...state },
+  });
 }

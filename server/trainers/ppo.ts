@@ -6,18 +6,18 @@ import { Rng, type RngState } from "@/server/environments/prng";
 import type { Trajectory } from "@/server/environments/trajectory";
 import { Adam, sgdStep, type AdamState } from "./adam";
 import {
-  openCheckpoint,
-  parentDigestOf,
-  parseConfig,
-  sealCheckpoint,
+  checkpointOf,
+  resumeTrainer,
+  startTrainer,
   usableTrajectories,
   type EnvShape,
   type Trainer,
+  type TrainerBase,
   type TrainerCheckpoint,
   type TrainerInit,
   type UpdateStats,
 } from "./algorithm";
-import { assertPolicyFits, softmaxInto, type SoftmaxLinearPolicy } from "./policy";
+import { softmaxInto, type SoftmaxLinearPolicy } from "./policy";
 import { RunningMeanStd, discountedReturns, normalizeRewards, rewardModelConfigSchema, stepRewards, type RunningStatsState } from "./reward-model";
 import { epsilonAt, epsilonScheduleSchema } from "./schedule";
 
@@ -76,10 +76,9 @@ function dot(w: Float64Array, x: Sparse, offset = 0): number {
 class PpoTrainer implements Trainer {
   readonly algorithm = "ppo" as const;
   updates: number;
+  readonly #base: TrainerBase<PpoConfig, SoftmaxLinearPolicy>;
   readonly #cfg: PpoConfig;
   readonly #env: EnvShape;
-  readonly #parent: SoftmaxLinearPolicy;
-  readonly #seed: string;
   readonly #nA: number;
   readonly #nF: number;
   readonly #w: Float64Array;
@@ -89,24 +88,24 @@ class PpoTrainer implements Trainer {
   readonly #rng: Rng;
   readonly #returnStats: RunningMeanStd;
 
-  constructor(cfg: PpoConfig, env: EnvShape, parent: SoftmaxLinearPolicy, seed: string, updates: number, state: PpoState | null) {
-    this.#cfg = cfg;
+  constructor(base: TrainerBase<PpoConfig, SoftmaxLinearPolicy>, updates: number, state: PpoState | null) {
+    const env = base.env;
+    this.#base = base;
+    this.#cfg = base.cfg;
     this.#env = env;
-    this.#parent = parent;
-    this.#seed = seed;
     this.updates = updates;
     this.#nA = env.actions.length;
     this.#nF = env.featureNames.length;
-    this.#w = Float64Array.from(state ? state.weights : parent.weights);
+    this.#w = Float64Array.from(state ? state.weights : base.parent.weights);
     this.#v = state ? Float64Array.from(state.value) : new Float64Array(this.#nF);
     this.#optW = new Adam(this.#w.length, state?.policyOptimizer);
     this.#optV = new Adam(this.#v.length, state?.valueOptimizer);
-    this.#rng = state ? Rng.fromState(state.rng) : Rng.from(`${seed}/ppo`);
+    this.#rng = state ? Rng.fromState(state.rng) : Rng.from(`${base.seed}/ppo`);
     this.#returnStats = state ? RunningMeanStd.from(state.returnStats) : new RunningMeanStd();
   }
 
   currentPolicy(): SoftmaxLinearPolicy {
-    return { ...this.#parent, weights: Array.from(this.#w), epsilon: epsilonAt(this.#cfg.exploration, this.updates) };
+    return { ...this.#base.parent, weights: Array.from(this.#w), epsilon: epsilonAt(this.#cfg.exploration, this.updates) };
   }
 
   update(trajectories: readonly Trajectory[]): UpdateStats {
@@ -247,30 +246,15 @@ class PpoTrainer implements Trainer {
       rng: this.#rng.state(),
       returnStats: this.#returnStats.state(),
     };
-    return sealCheckpoint({
-      algorithm: "ppo",
-      config: this.#cfg,
-      seed: this.#seed,
-      parentDigest: parentDigestOf(this.#parent),
-      environment: this.#parent.environment,
-      updates: this.updates,
-      state: { parent: this.#parent, ...state },
-    });
+    return checkpointOf("ppo", this.#base, this.updates, state);
   }
 }
 
 export function createPpoTrainer(init: Omit<TrainerInit, "algorithm">): Trainer {
-  const cfg = parseConfig(ppoConfigSchema, init.config, "ppo");
-  if (init.parent.kind !== "softmax-linear") throw new Error(`ppo trains softmax-linear policies; the parent is ${init.parent.kind}`);
-  assertPolicyFits(init.parent, init.environment);
-  return new PpoTrainer(cfg, init.environment, init.parent, init.seed, 0, null);
+  return new PpoTrainer(startTrainer("ppo", "softmax-linear", ppoConfigSchema, init), 0, null);
 }
 
 export function restorePpoTrainer(input: unknown, env: EnvShape): Trainer {
-  const c = openCheckpoint(input, env);
-  if (c.algorithm !== "ppo") throw new Error(`checkpoint is for ${c.algorithm}, not ppo`);
-  const cfg = parseConfig(ppoConfigSchema, c.config, "ppo");
-  const { parent, ...state } = c.state as PpoState & { parent: SoftmaxLinearPolicy };
-  if (parentDigestOf(parent) !== c.parentDigest) throw new Error("checkpoint parent does not match its parent digest");
-  return new PpoTrainer(cfg, env, parent, c.seed, c.updates, state);
+  const { base, updates, state } = resumeTrainer<typeof ppoConfigSchema, SoftmaxLinearPolicy, PpoState>("ppo", ppoConfigSchema, input, env);
+  return new PpoTrainer(base, updates, state);
 }

@@ -5,18 +5,18 @@ import { z } from "zod";
 import { Rng, type RngState } from "@/server/environments/prng";
 import type { Trajectory } from "@/server/environments/trajectory";
 import {
-  openCheckpoint,
-  parentDigestOf,
-  parseConfig,
-  sealCheckpoint,
+  checkpointOf,
+  resumeTrainer,
+  startTrainer,
   usableTrajectories,
   type EnvShape,
   type Trainer,
+  type TrainerBase,
   type TrainerCheckpoint,
   type TrainerInit,
   type UpdateStats,
 } from "./algorithm";
-import { assertPolicyFits, type QTabularPolicy } from "./policy";
+import type { QTabularPolicy } from "./policy";
 import { ReplayBuffer, type ReplayState, type Transition } from "./replay";
 import { RunningMeanStd, observeReturns, rewardModelConfigSchema, scaleReward, stepRewards, type RunningStatsState } from "./reward-model";
 import { epsilonAt, epsilonScheduleSchema, linearAt } from "./schedule";
@@ -72,10 +72,9 @@ function fromTable(t: Table): Record<string, number[]> {
 class QLearningTrainer implements Trainer {
   readonly algorithm = "q-learning" as const;
   updates: number;
+  readonly #base: TrainerBase<QLearningConfig, QTabularPolicy>;
   readonly #cfg: QLearningConfig;
   readonly #env: EnvShape;
-  readonly #parent: QTabularPolicy;
-  readonly #seed: string;
   readonly #nA: number;
   readonly #a: Table;
   readonly #b: Table | null;
@@ -84,17 +83,17 @@ class QLearningTrainer implements Trainer {
   readonly #replay: ReplayBuffer | null;
   readonly #zeros: Float64Array;
 
-  constructor(cfg: QLearningConfig, env: EnvShape, parent: QTabularPolicy, seed: string, updates: number, state: QState | null) {
+  constructor(base: TrainerBase<QLearningConfig, QTabularPolicy>, updates: number, state: QState | null) {
+    const { cfg, env, parent } = base;
+    this.#base = base;
     this.#cfg = cfg;
     this.#env = env;
-    this.#parent = parent;
-    this.#seed = seed;
     this.updates = updates;
     this.#nA = env.actions.length;
     this.#zeros = new Float64Array(this.#nA);
     this.#a = toTable(state ? state.tableA : parent.table);
     this.#b = cfg.doubleQ ? toTable(state?.tableB ?? parent.table) : null;
-    this.#rng = state ? Rng.fromState(state.rng) : Rng.from(`${seed}/q-learning`);
+    this.#rng = state ? Rng.fromState(state.rng) : Rng.from(`${base.seed}/q-learning`);
     this.#returnStats = state ? RunningMeanStd.from(state.returnStats) : new RunningMeanStd();
     this.#replay = cfg.replay.enabled ? new ReplayBuffer(cfg.replay.capacity, cfg.prioritized.enabled, state?.replay ?? undefined) : null;
   }
@@ -117,7 +116,7 @@ class QLearningTrainer implements Trainer {
       // Double Q acts on the average of its two estimates.
       table[key] = this.#b ? Array.from(a, (v, i) => (v + this.#peek(this.#b!, key)[i]!) / 2) : Array.from(a);
     }
-    return { ...this.#parent, table, epsilon: epsilonAt(this.#cfg.exploration, this.updates) };
+    return { ...this.#base.parent, table, epsilon: epsilonAt(this.#cfg.exploration, this.updates) };
   }
 
   /** One Q update on a transition with weight w (importance weight); returns the TD error. */
@@ -227,30 +226,15 @@ class QLearningTrainer implements Trainer {
       returnStats: this.#returnStats.state(),
       replay: this.#replay?.state() ?? null,
     };
-    return sealCheckpoint({
-      algorithm: "q-learning",
-      config: this.#cfg,
-      seed: this.#seed,
-      parentDigest: parentDigestOf(this.#parent),
-      environment: this.#parent.environment,
-      updates: this.updates,
-      state: { parent: this.#parent, ...state },
-    });
+    return checkpointOf("q-learning", this.#base, this.updates, state);
   }
 }
 
 export function createQLearningTrainer(init: Omit<TrainerInit, "algorithm">): Trainer {
-  const cfg = parseConfig(qLearningConfigSchema, init.config, "q-learning");
-  if (init.parent.kind !== "q-tabular") throw new Error(`q-learning trains q-tabular policies; the parent is ${init.parent.kind}`);
-  assertPolicyFits(init.parent, init.environment);
-  return new QLearningTrainer(cfg, init.environment, init.parent, init.seed, 0, null);
+  return new QLearningTrainer(startTrainer("q-learning", "q-tabular", qLearningConfigSchema, init), 0, null);
 }
 
 export function restoreQLearningTrainer(input: unknown, env: EnvShape): Trainer {
-  const c = openCheckpoint(input, env);
-  if (c.algorithm !== "q-learning") throw new Error(`checkpoint is for ${c.algorithm}, not q-learning`);
-  const cfg = parseConfig(qLearningConfigSchema, c.config, "q-learning");
-  const { parent, ...state } = c.state as QState & { parent: QTabularPolicy };
-  if (parentDigestOf(parent) !== c.parentDigest) throw new Error("checkpoint parent does not match its parent digest");
-  return new QLearningTrainer(cfg, env, parent, c.seed, c.updates, state);
+  const { base, updates, state } = resumeTrainer<typeof qLearningConfigSchema, QTabularPolicy, QState>("q-learning", qLearningConfigSchema, input, env);
+  return new QLearningTrainer(base, updates, state);
 }

@@ -1,25 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { evaluatePolicy } from "@/server/trainers/evaluate";
 import { initialPolicy } from "@/server/trainers/policy";
-import { policyDigest } from "@/server/trainers/policy-resource";
 import { createPpoTrainer, ppoConfigSchema } from "@/server/trainers/ppo";
 import { restoreTrainer } from "@/server/trainers/trainers";
-import { HELD_OUT, desk, mean, newTrainer, resultDigest, trainFor } from "../../helpers/training";
+import { configProblems, desk, learningRun, mean, newTrainer, resultDigest, resumeComparison, trainFor } from "../../helpers/training";
 
 describe("PPO on the support desk", () => {
   it("learns: the trained policy beats its parent on the locked held-out set by ≥ +0.5 mean reward and ≥ +0.5 success rate", () => {
-    const trainer = newTrainer("ppo", {});
-    const parent = trainer.currentPolicy();
-    const history = trainFor(trainer, { updates: 30, episodes: 128 });
-    const before = evaluatePolicy(desk, { ...parent, epsilon: 0 }, HELD_OUT);
-    const after = evaluatePolicy(desk, trainer.currentPolicy(), HELD_OUT);
+    const { before, after, curve } = learningRun("ppo", {}, { updates: 30, episodes: 128 });
     // Measured with seed-1: parent −0.255 / 5.3 %, trained ≈ +0.56 / ≈ 84 % (see the report).
     expect(after.meanReward - before.meanReward).toBeGreaterThanOrEqual(0.5);
     expect(after.successRate - before.successRate).toBeGreaterThanOrEqual(0.5);
     expect(after.protectedPassed).toBeGreaterThanOrEqual(before.protectedPassed);
     // The curve rises: the last five batches earn clearly more than the first five.
-    const rewards = history.map((h) => h.stats.meanEpisodeReward);
-    expect(mean(rewards.slice(-5)) - mean(rewards.slice(0, 5))).toBeGreaterThan(0.4);
+    expect(mean(curve.slice(-5)) - mean(curve.slice(0, 5))).toBeGreaterThan(0.4);
   });
 
   it("is deterministic for a seed, and the seed matters", () => {
@@ -29,20 +22,11 @@ describe("PPO on the support desk", () => {
   });
 
   it("checkpoint → JSON → restore → continue gives exactly the uninterrupted result", () => {
-    const run = { updates: 3, episodes: 40 };
-    const straight = newTrainer("ppo", { normalizeAdvantages: true, reward: { normalize: true } });
-    const straightHistory = trainFor(straight, { ...run, updates: 6 });
-
-    const first = newTrainer("ppo", { normalizeAdvantages: true, reward: { normalize: true } });
-    const firstHistory = trainFor(first, run);
-    const saved = JSON.stringify(first.checkpoint());
-    const resumed = restoreTrainer(JSON.parse(saved), desk);
-    expect(resumed.updates).toBe(3);
-    const restHistory = trainFor(resumed, run);
-
-    expect(policyDigest(resumed.currentPolicy())).toBe(policyDigest(straight.currentPolicy()));
-    expect(JSON.stringify([...firstHistory, ...restHistory])).toBe(JSON.stringify(straightHistory));
-    expect(resumed.checkpoint().digest).toBe(straight.checkpoint().digest);
+    const r = resumeComparison("ppo", { normalizeAdvantages: true, reward: { normalize: true } }, { updates: 3, episodes: 40 });
+    expect(r.resumedAt).toBe(3);
+    expect(r.policies[1]).toBe(r.policies[0]);
+    expect(r.stats[1]).toBe(r.stats[0]);
+    expect(r.checkpoints[1]).toBe(r.checkpoints[0]);
   });
 
   it("refuses a tampered checkpoint or one for another environment", () => {
@@ -103,10 +87,7 @@ describe("PPO on the support desk", () => {
   });
 
   it("validates its config with the field named", () => {
-    const problems = (input: unknown) => {
-      const r = ppoConfigSchema.safeParse(input);
-      return r.success ? [] : r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-    };
+    const problems = (input: unknown) => configProblems(ppoConfigSchema, input);
     expect(problems({ clipRange: 0 })).toEqual(["clipRange: clipRange must be > 0"]);
     expect(problems({ epochs: 1.5 })).toEqual(["epochs: epochs must be an integer"]);
     expect(problems({ exploration: { epsilonStart: 0.1, epsilonEnd: 0.5, epsilonDecay: 0.9 } })).toEqual(["exploration.epsilonEnd: epsilonEnd must not exceed epsilonStart"]);

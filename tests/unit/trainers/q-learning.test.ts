@@ -1,24 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { evaluatePolicy } from "@/server/trainers/evaluate";
 import { initialPolicy } from "@/server/trainers/policy";
-import { policyDigest } from "@/server/trainers/policy-resource";
 import { createQLearningTrainer, qLearningConfigSchema } from "@/server/trainers/q-learning";
-import { restoreTrainer } from "@/server/trainers/trainers";
-import { HELD_OUT, desk, mean, newTrainer, resultDigest, trainFor } from "../../helpers/training";
+import { configProblems, desk, learningRun, mean, newTrainer, resultDigest, resumeComparison, trainFor } from "../../helpers/training";
 
 describe("Q-learning on the support desk", () => {
   it("learns: the trained policy beats its parent on the locked held-out set by ≥ +0.5 mean reward and ≥ +0.5 success rate", () => {
-    const trainer = newTrainer("q-learning", {});
-    const parent = trainer.currentPolicy();
-    const history = trainFor(trainer, { updates: 20, episodes: 128 });
-    const before = evaluatePolicy(desk, { ...parent, epsilon: 0 }, HELD_OUT);
-    const after = evaluatePolicy(desk, trainer.currentPolicy(), HELD_OUT);
+    const { before, after, curve } = learningRun("q-learning", {}, { updates: 20, episodes: 128 });
     // Measured with seed-1: parent −0.255 / 5.3 %, trained ≈ +0.6 / > 80 % (see the report).
     expect(after.meanReward - before.meanReward).toBeGreaterThanOrEqual(0.5);
     expect(after.successRate - before.successRate).toBeGreaterThanOrEqual(0.5);
     expect(after.protectedPassed).toBeGreaterThanOrEqual(before.protectedPassed);
-    const rewards = history.map((h) => h.stats.meanEpisodeReward);
-    expect(mean(rewards.slice(-5)) - mean(rewards.slice(0, 5))).toBeGreaterThan(0.3);
+    // The curve rises: the last five batches earn clearly more than the first five.
+    expect(mean(curve.slice(-5)) - mean(curve.slice(0, 5))).toBeGreaterThan(0.3);
   });
 
   it("is deterministic for a seed, and the seed matters", () => {
@@ -29,19 +22,11 @@ describe("Q-learning on the support desk", () => {
   });
 
   it("checkpoint → JSON → restore → continue gives exactly the uninterrupted result (double Q, prioritized replay, normalised rewards)", () => {
-    const cfg = { doubleQ: true, prioritized: { enabled: true }, reward: { normalize: true }, replay: { capacity: 300 } };
-    const run = { updates: 3, episodes: 40 };
-    const straight = newTrainer("q-learning", cfg);
-    const straightHistory = trainFor(straight, { ...run, updates: 6 });
-
-    const first = newTrainer("q-learning", cfg);
-    const firstHistory = trainFor(first, run);
-    const resumed = restoreTrainer(JSON.parse(JSON.stringify(first.checkpoint())), desk);
-    const restHistory = trainFor(resumed, run);
-
-    expect(policyDigest(resumed.currentPolicy())).toBe(policyDigest(straight.currentPolicy()));
-    expect(JSON.stringify([...firstHistory, ...restHistory].map((h) => h.stats))).toBe(JSON.stringify(straightHistory.map((h) => h.stats)));
-    expect(resumed.checkpoint().digest).toBe(straight.checkpoint().digest);
+    const r = resumeComparison("q-learning", { doubleQ: true, prioritized: { enabled: true }, reward: { normalize: true }, replay: { capacity: 300 } }, { updates: 3, episodes: 40 });
+    expect(r.resumedAt).toBe(3);
+    expect(r.policies[1]).toBe(r.policies[0]);
+    expect(r.stats[1]).toBe(r.stats[0]);
+    expect(r.checkpoints[1]).toBe(r.checkpoints[0]);
   });
 
   it("every option changes what is computed", () => {
@@ -87,10 +72,7 @@ describe("Q-learning on the support desk", () => {
   });
 
   it("validates its config with the field named", () => {
-    const problems = (input: unknown) => {
-      const r = qLearningConfigSchema.safeParse(input);
-      return r.success ? [] : r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-    };
+    const problems = (input: unknown) => configProblems(qLearningConfigSchema, input);
     expect(problems({ learningRate: 0 })).toEqual(["learningRate: learningRate must be > 0"]);
     expect(problems({ replay: { capacity: 10, batchSize: 20 } })).toEqual(["replay.batchSize: batchSize must not exceed capacity"]);
     expect(problems({ replay: { enabled: false }, prioritized: { enabled: true } })).toEqual(["prioritized.enabled: prioritized replay needs replay.enabled"]);

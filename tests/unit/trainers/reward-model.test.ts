@@ -12,6 +12,7 @@ import {
   stepRewards,
   type WindowStats,
 } from "@/server/trainers/reward-model";
+import { configProblems } from "../../helpers/training";
 
 const step = (c: Partial<RewardComponents>) => ({ components: { ...zeroComponents(), ...c } });
 const trajectory = { steps: [step({ efficiency: -0.1, user_satisfaction: 0.1 }), step({ efficiency: -0.1, accuracy: 1 }), step({ efficiency: -0.1, task_completion: 1, user_satisfaction: 0.3 })] };
@@ -36,10 +37,7 @@ describe("reward model: weighted components", () => {
   });
 
   it("validates its config with the field named", () => {
-    const issues = (input: unknown) => {
-      const r = rewardModelConfigSchema.safeParse(input);
-      return r.success ? [] : r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-    };
+    const issues = (input: unknown) => configProblems(rewardModelConfigSchema, input);
     expect(issues({ discount: 1.5 })).toEqual(["discount: discount must be ≤ 1"]);
     expect(issues({ weights: { task_completion: -1, user_satisfaction: 0, efficiency: 0, accuracy: 0 } })).toContain("weights.task_completion: task_completion weight must be ≥ 0");
     expect(issues({ weights: { task_completion: 0, user_satisfaction: 0, efficiency: 0, accuracy: 0 } })).toEqual(["weights: at least one reward weight must be positive"]);
