@@ -3,6 +3,7 @@
 //                           span mapping + trajectory rebuild the runner and trainer add)
 //   PPO updates/s        — one update on a batch of 128 episodes with the default config
 //   Q-learning updates/s — the same batch; also single TD updates/s inside replay
+//   training rounds/s    — collect a batch (episodes → spans → trajectories) and update, repeated
 // Each figure is the median of three timed rounds after a warm-up round.
 import os from "node:os";
 import { simulateEpisode } from "@/server/environments/episode";
@@ -65,6 +66,18 @@ function updateRate(algorithm: "ppo" | "q-learning"): { updatesPerSecond: number
 
 const ppo = updateRate("ppo");
 const q = updateRate("q-learning");
+
+/** Whole training rounds: collect a batch through spans and back, then update (what a run repeats). */
+function roundRate(algorithm: "ppo" | "q-learning"): number {
+  const trainer = createTrainer({ algorithm, config: {}, parent: initialPolicy(policyKindFor(algorithm), env), seed: "bench-rounds", environment: env });
+  const opts = { distribution: dist, episodesPerUpdate: EPISODES_PER_BATCH, seed: "bench-rounds", options: { toolFailureRate: 0.05 } };
+  return rate(2000, () => {
+    trainer.update(collectBatch(env, trainer.currentPolicy(), trainer.updates, opts).trajectories);
+    return 1;
+  });
+}
+const ppoRounds = roundRate("ppo");
+const qRounds = roundRate("q-learning");
 const tdPerSecond = q.updatesPerSecond * (q.figures.updatesApplied ?? 0);
 
 const rows: [string, string][] = [
@@ -74,7 +87,10 @@ const rows: [string, string][] = [
   [`PPO updates/s (${EPISODES_PER_BATCH} episodes ≈ ${ppo.stepsPerBatch} steps, 4 epochs, minibatch 256)`, ppo.updatesPerSecond.toFixed(2)],
   [`Q-learning updates/s (same batch, replay ratio 4 → ${q.figures.updatesApplied} TD updates)`, q.updatesPerSecond.toFixed(2)],
   ["Q-learning TD updates/s inside replay", tdPerSecond.toFixed(0)],
+  [`PPO training rounds/s (collect ${EPISODES_PER_BATCH} episodes via spans + update)`, ppoRounds.toFixed(2)],
+  [`Q-learning training rounds/s (collect ${EPISODES_PER_BATCH} episodes via spans + update)`, qRounds.toFixed(2)],
+  ["load average while measuring (1 min)", os.loadavg()[0]!.toFixed(2)],
 ];
 const width = Math.max(...rows.map(([k]) => k.length));
 for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);
-console.log(JSON.stringify({ envSteps, envStepsWithSpans, ppoUpdatesPerSecond: ppo.updatesPerSecond, qUpdatesPerSecond: q.updatesPerSecond, qTdUpdatesPerSecond: tdPerSecond }));
+console.log(JSON.stringify({ envSteps, envStepsWithSpans, ppoUpdatesPerSecond: ppo.updatesPerSecond, qUpdatesPerSecond: q.updatesPerSecond, qTdUpdatesPerSecond: tdPerSecond, ppoRounds, qRounds }));
