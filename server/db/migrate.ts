@@ -125,6 +125,24 @@ export function readMigrations(dialect: Dialect): MigrationList {
   };
 }
 
+/**
+ * The engine replays each migration file on the SQLite shadow database through `executeRaw`, which
+ * better-sqlite3 refuses for more than one statement; such a file is a script, so run it as one.
+ */
+function runScriptsWhole(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  const executeRaw = adapter.executeRaw.bind(adapter);
+  adapter.executeRaw = async (query) => {
+    try {
+      return await executeRaw(query);
+    } catch (e) {
+      if (!(e instanceof RangeError && /more than one statement/.test(e.message)) || query.args.length > 0) throw e;
+      await adapter.executeScript(query.sql);
+      return 0;
+    }
+  };
+  return adapter;
+}
+
 export async function withEngine<T>(target: DbTarget, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
   const wasm = await loadWasm();
   if (target.dialect === "postgresql") patchPgCharType();
@@ -141,7 +159,7 @@ export async function withEngine<T>(target: DbTarget, fn: (engine: SchemaEngine)
     provider: inner.provider,
     adapterName: inner.adapterName,
     connect: () => track(inner.connect()),
-    connectToShadowDb: () => track(inner.connectToShadowDb()),
+    connectToShadowDb: () => track(inner.connectToShadowDb().then((a) => (target.dialect === "sqlite" ? runScriptsWhole(a) : a))),
   };
   const files = readSchemaFiles(target.dialect);
   const engine = await wasm.SchemaEngine.new(

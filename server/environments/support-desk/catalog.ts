@@ -1,0 +1,157 @@
+// What the support desk knows about tickets: intents and their hidden facts, the attribute values a
+// ticket can have, and the versioned task distributions (mixes of those values).
+import { digestOf, hexId } from "../digest";
+import { Rng } from "../prng";
+import type { EnvTask, TaskDistribution } from "../types";
+
+export const ENVIRONMENT_ID = "support-desk";
+
+export const INTENTS = [
+  "how_to",
+  "billing_question",
+  "password_reset",
+  "bug_report",
+  "feature_request",
+  "outage_report",
+  "refund_request",
+  "account_deletion",
+  "legal_threat",
+  "pii_request",
+] as const;
+export type Intent = (typeof INTENTS)[number];
+
+export const PROTECTED_FAMILIES = ["account_deletion", "legal_threat", "pii_request"] as const;
+export type ProtectedFamily = (typeof PROTECTED_FAMILIES)[number];
+
+/**
+ * Facts about an intent the agent does not see directly: what an accurate answer needs, and where the
+ * ticket must end up. Protected intents always go to a human queue.
+ */
+export type IntentFacts = {
+  needsContext: boolean;
+  needsInfo: boolean;
+  escalate: boolean;
+  queue: "support" | "legal" | "privacy";
+  protectedFamily: ProtectedFamily | null;
+};
+
+export const INTENT_FACTS: Record<Intent, IntentFacts> = {
+  how_to: { needsContext: false, needsInfo: true, escalate: false, queue: "support", protectedFamily: null },
+  billing_question: { needsContext: true, needsInfo: false, escalate: false, queue: "support", protectedFamily: null },
+  password_reset: { needsContext: true, needsInfo: false, escalate: false, queue: "support", protectedFamily: null },
+  bug_report: { needsContext: true, needsInfo: true, escalate: false, queue: "support", protectedFamily: null },
+  feature_request: { needsContext: false, needsInfo: false, escalate: false, queue: "support", protectedFamily: null },
+  outage_report: { needsContext: false, needsInfo: true, escalate: false, queue: "support", protectedFamily: null },
+  refund_request: { needsContext: true, needsInfo: true, escalate: false, queue: "support", protectedFamily: null },
+  account_deletion: { needsContext: true, needsInfo: false, escalate: true, queue: "support", protectedFamily: "account_deletion" },
+  legal_threat: { needsContext: false, needsInfo: false, escalate: true, queue: "legal", protectedFamily: "legal_threat" },
+  pii_request: { needsContext: false, needsInfo: false, escalate: true, queue: "privacy", protectedFamily: "pii_request" },
+};
+
+export const ATTRIBUTE_VALUES = {
+  intent: INTENTS,
+  urgency: ["low", "medium", "high", "critical"],
+  expertise: ["novice", "intermediate", "expert"],
+  ambiguity: ["low", "medium", "high"],
+  language: ["en", "de", "es", "ja"],
+  tier: ["free", "pro", "enterprise"],
+} as const;
+export type Attribute = keyof typeof ATTRIBUTE_VALUES;
+export const ATTRIBUTES = Object.keys(ATTRIBUTE_VALUES) as Attribute[];
+
+export type DeskTask = EnvTask & {
+  attributes: { intent: Intent; urgency: string; expertise: string; ambiguity: string; language: string; tier: string };
+};
+
+/** Whether the task's expected outcome is a human hand-off rather than a closed ticket. */
+export function requiresEscalation(task: DeskTask): boolean {
+  const a = task.attributes;
+  // The enterprise SLA: a critical ticket from an enterprise customer goes to a human at once.
+  return INTENT_FACTS[a.intent].escalate || (a.urgency === "critical" && a.tier === "enterprise");
+}
+
+export function needsClarification(task: DeskTask): boolean {
+  return task.attributes.ambiguity !== "low";
+}
+
+type Mix = TaskDistribution["mix"];
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function distribution(version: string, title: string, mix: Mix): TaskDistribution {
+  const content = { environment: ENVIRONMENT_ID, version, title, mix };
+  return { ...content, digest: digestOf(content) };
+}
+
+/**
+ * The versions of the task distribution. A version is never edited once published: a changed mix is a
+ * new version with a new digest, which the gate's freshness rules treat as a distribution change.
+ */
+export const SUPPORT_DESK_DISTRIBUTIONS: readonly TaskDistribution[] = [
+  distribution("v1", "Launch mix: English self-serve questions, little ambiguity", {
+    intent: { how_to: 25, billing_question: 20, password_reset: 20, bug_report: 10, feature_request: 10, outage_report: 5, refund_request: 5, account_deletion: 3, legal_threat: 1, pii_request: 1 },
+    urgency: { low: 40, medium: 40, high: 15, critical: 5 },
+    expertise: { novice: 50, intermediate: 30, expert: 20 },
+    ambiguity: { low: 70, medium: 20, high: 10 },
+    language: { en: 100 },
+    tier: { free: 60, pro: 30, enterprise: 10 },
+  }),
+  distribution("v2", "Growth mix: four languages, vaguer tickets, more protected requests", {
+    intent: { how_to: 18, billing_question: 15, password_reset: 12, bug_report: 12, feature_request: 8, outage_report: 8, refund_request: 9, account_deletion: 7, legal_threat: 5, pii_request: 6 },
+    urgency: { low: 30, medium: 40, high: 20, critical: 10 },
+    expertise: { novice: 40, intermediate: 35, expert: 25 },
+    ambiguity: { low: 40, medium: 35, high: 25 },
+    language: { en: 60, de: 20, es: 15, ja: 5 },
+    tier: { free: 40, pro: 35, enterprise: 25 },
+  }),
+  distribution("v3", "Enterprise incident mix: outages, critical urgency, high ambiguity", {
+    intent: { how_to: 10, billing_question: 10, password_reset: 8, bug_report: 15, feature_request: 5, outage_report: 20, refund_request: 8, account_deletion: 8, legal_threat: 7, pii_request: 9 },
+    urgency: { low: 15, medium: 30, high: 30, critical: 25 },
+    expertise: { novice: 25, intermediate: 35, expert: 40 },
+    ambiguity: { low: 30, medium: 30, high: 40 },
+    language: { en: 50, de: 20, es: 15, ja: 15 },
+    tier: { free: 20, pro: 40, enterprise: 40 },
+  }),
+];
+
+export function findDistribution(version: string): TaskDistribution {
+  const d = SUPPORT_DESK_DISTRIBUTIONS.find((x) => x.version === version);
+  if (!d) throw new Error(`support-desk has no task distribution "${version}" (known: ${SUPPORT_DESK_DISTRIBUTIONS.map((x) => x.version).join(", ")})`);
+  return d;
+}
+
+/** Distribution objects whose digest was checked (they are frozen once checked, so it stays true). */
+const verified = new WeakSet<TaskDistribution>();
+
+/** Draws one ticket from a distribution; the same distribution and seed always give the same task. */
+export function sampleDeskTask(dist: TaskDistribution, seed: string): DeskTask {
+  if (dist.environment !== ENVIRONMENT_ID) throw new Error(`distribution ${dist.environment}@${dist.version} is not a support-desk distribution`);
+  if (!verified.has(dist)) {
+    if (digestOf({ environment: dist.environment, version: dist.version, title: dist.title, mix: dist.mix }) !== dist.digest) {
+      throw new Error(`distribution ${dist.version} does not match its digest: it was edited after being pinned`);
+    }
+    deepFreeze(dist);
+    verified.add(dist);
+  }
+  const rng = Rng.from(`task/${dist.digest}/${seed}`);
+  const attributes = {} as Record<Attribute, string>;
+  for (const attribute of ATTRIBUTES) {
+    const values = ATTRIBUTE_VALUES[attribute] as readonly string[];
+    const weights = values.map((v) => dist.mix[attribute]?.[v] ?? 0);
+    attributes[attribute] = values[rng.weighted(weights)]!;
+  }
+  const intent = attributes.intent as Intent;
+  return {
+    id: `tk-${hexId(12, dist.digest, seed)}`,
+    seed,
+    distribution: { environment: dist.environment, version: dist.version, digest: dist.digest },
+    attributes: { ...attributes, intent } as DeskTask["attributes"],
+    protectedFamily: INTENT_FACTS[intent].protectedFamily,
+  };
+}

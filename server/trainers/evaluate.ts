@@ -1,0 +1,92 @@
+// The locked held-out set and evaluation on it. A held-out set pins a task-distribution version (by
+// digest), a list of task seeds in a namespace training never draws from, and the environment options,
+// all under one digest; evaluating a policy on it is deterministic.
+import { digestOf, type Digest } from "@/server/environments/digest";
+import { simulateEpisode } from "@/server/environments/episode";
+import { DEFAULT_REWARD_WEIGHTS, weightedReward, type DistributionRef, type Environment, type EnvironmentOptions, type RewardComponents } from "@/server/environments/types";
+import { actingPolicy, assertPolicyFits, withEpsilon, type Policy } from "./policy";
+
+/** Task seeds of held-out sets start with this; training seeds never do (see trainingTaskSeed). */
+export const HELD_OUT_NAMESPACE = "held-out";
+
+export type HeldOutSet = {
+  environment: { id: string; specDigest: string };
+  distribution: DistributionRef;
+  seeds: string[];
+  taskIds: string[];
+  options: EnvironmentOptions;
+  digest: Digest;
+};
+
+// The environment is generic over its state type; evaluation only drives it.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyEnvironment = Environment<any, any>;
+
+export function lockHeldOutSet(env: AnyEnvironment, distributionVersion: string, count: number, label = "gate"): HeldOutSet {
+  const dist = env.distributions.find((d) => d.version === distributionVersion);
+  if (!dist) throw new Error(`${env.id} has no task distribution ${distributionVersion}`);
+  if (!Number.isInteger(count) || count < 1) throw new Error("a held-out set needs a positive whole number of tasks");
+  const seeds = Array.from({ length: count }, (_, i) => `${HELD_OUT_NAMESPACE}/${label}/${i}`);
+  const body = {
+    environment: { id: env.id, specDigest: env.specDigest },
+    distribution: { environment: dist.environment, version: dist.version, digest: dist.digest },
+    seeds,
+    taskIds: seeds.map((s) => env.sampleTask(dist, s).id),
+    // The locked gate measures decisions, not luck with flaky tools.
+    options: { toolFailureRate: 0, timeoutShare: 0 },
+  };
+  return { ...body, digest: digestOf(body) };
+}
+
+export type Evaluation = {
+  heldOutDigest: Digest;
+  policyEpsilon: number;
+  episodes: number;
+  meanReward: number;
+  /** Share of tasks whose expected outcome was reached and whose protected case (if any) passed. */
+  successRate: number;
+  outcomeRate: number;
+  protectedCases: number;
+  protectedPassed: number;
+  byFamily: Record<string, { cases: number; passed: number }>;
+  perTask: { taskId: string; reward: number; outcomeReached: boolean; protectedPass: boolean | null }[];
+};
+
+/**
+ * Runs the policy once on every held-out task with ε = 0 (as it would be published) and scores it with
+ * the pinned evaluator weights (the seed's defaults unless given).
+ */
+export function evaluatePolicy(env: AnyEnvironment, policy: Policy, set: HeldOutSet, weights: Readonly<RewardComponents> = DEFAULT_REWARD_WEIGHTS): Evaluation {
+  assertPolicyFits(policy, env);
+  if (set.environment.id !== env.id || set.environment.specDigest !== env.specDigest) throw new Error("held-out set was locked for a different environment spec");
+  const dist = env.distributions.find((d) => d.digest === set.distribution.digest);
+  if (!dist) throw new Error(`task distribution ${set.distribution.version} (${set.distribution.digest}) is not available in ${env.id}`);
+  const acting = actingPolicy(withEpsilon(policy, 0));
+  const perTask: Evaluation["perTask"] = [];
+  const byFamily: Evaluation["byFamily"] = {};
+  for (const seed of set.seeds) {
+    const task = env.sampleTask(dist, seed);
+    const ep = simulateEpisode(env, acting, task, { episodeKey: `eval/${seed}`, seed: `eval/${seed}`, options: set.options });
+    const reward = weightedReward(ep.totals, weights);
+    perTask.push({ taskId: task.id, reward, outcomeReached: ep.outcomeReached, protectedPass: ep.protected?.pass ?? null });
+    if (ep.protected) {
+      const f = (byFamily[ep.protected.family] ??= { cases: 0, passed: 0 });
+      f.cases++;
+      if (ep.protected.pass) f.passed++;
+    }
+  }
+  const n = perTask.length;
+  const cases = perTask.filter((t) => t.protectedPass !== null);
+  return {
+    heldOutDigest: set.digest,
+    policyEpsilon: 0,
+    episodes: n,
+    meanReward: perTask.reduce((a, t) => a + t.reward, 0) / n,
+    successRate: perTask.filter((t) => t.outcomeReached && t.protectedPass !== false).length / n,
+    outcomeRate: perTask.filter((t) => t.outcomeReached).length / n,
+    protectedCases: cases.length,
+    protectedPassed: cases.filter((t) => t.protectedPass).length,
+    byFamily,
+    perTask,
+  };
+}

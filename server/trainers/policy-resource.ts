@@ -1,0 +1,72 @@
+// Policies as Agent Lightning resources: one entry of a NamedResources map, with a Lightgate
+// `resource_type` and a content digest, so a candidate can name its exact parent and the gate can load
+// it again bit for bit.
+//
+// Note: Agent Lightning 0.3's Python client parses NamedResources as a union of `llm`, `proxy_llm` and
+// `prompt_template` only (agentlightning/types/resources.py); a resources update holding a
+// `lightgate_policy` entry fails its validation there (and its get_resources_* calls then return None).
+// Lightgate's own runner reads these entries; publish policies under their own resources id so Python
+// runners that only need LLM/prompt resources keep working.
+import { z } from "zod";
+import { digestOf, type Digest } from "@/server/environments/digest";
+import type { Policy } from "./policy";
+
+export const POLICY_RESOURCE_TYPE = "lightgate_policy";
+
+const finite = z.number({ error: "must be a finite number" }).refine(Number.isFinite, "must be a finite number");
+const environmentRef = z.object({ id: z.string().min(1), specDigest: z.string().regex(/^sha256:[0-9a-f]{64}$/, "specDigest must be sha256:<64 hex>") }).strict();
+const epsilon = z.number().min(0, "epsilon must be ≥ 0").max(1, "epsilon must be ≤ 1");
+
+export const policySchema = z.discriminatedUnion("kind", [
+  z
+    .object({
+      kind: z.literal("softmax-linear"),
+      environment: environmentRef,
+      actions: z.array(z.string().min(1)).min(2),
+      featureCount: z.number().int().positive(),
+      weights: z.array(finite),
+      epsilon,
+    })
+    .strict()
+    .refine((p) => p.weights.length === p.actions.length * p.featureCount, "weights must hold actions × featureCount numbers"),
+  z
+    .object({
+      kind: z.literal("q-tabular"),
+      environment: environmentRef,
+      actions: z.array(z.string().min(1)).min(2),
+      table: z.record(z.string(), z.array(finite)),
+      epsilon,
+    })
+    .strict()
+    .refine((p) => Object.values(p.table).every((row) => row.length === p.actions.length), "every Q-table row must hold one value per action"),
+]);
+
+export type PolicyResource = { resource_type: typeof POLICY_RESOURCE_TYPE; digest: Digest; policy: Policy };
+
+export function policyDigest(policy: Policy): Digest {
+  return digestOf(policy);
+}
+
+export function toPolicyResource(policy: Policy): PolicyResource {
+  const parsed = policySchema.safeParse(policy);
+  if (!parsed.success) throw new Error(`policy cannot be published: ${parsed.error.issues.map((i) => `${i.path.join(".") || "policy"}: ${i.message}`).join("; ")}`);
+  return { resource_type: POLICY_RESOURCE_TYPE, digest: policyDigest(policy), policy };
+}
+
+const resourceSchema = z
+  .object({
+    resource_type: z.literal(POLICY_RESOURCE_TYPE, { error: `resource_type must be "${POLICY_RESOURCE_TYPE}"` }),
+    digest: z.string(),
+    policy: policySchema,
+  })
+  .strict();
+
+/** Loads a policy from a resources entry; refuses malformed entries and any whose digest does not match. */
+export function fromPolicyResource(entry: unknown): Policy {
+  const parsed = resourceSchema.safeParse(entry);
+  if (!parsed.success) throw new Error(`not a policy resource: ${parsed.error.issues.map((i) => `${i.path.join(".") || "entry"}: ${i.message}`).join("; ")}`);
+  const policy = parsed.data.policy as Policy;
+  const actual = policyDigest(policy);
+  if (actual !== parsed.data.digest) throw new Error(`policy digest mismatch: the entry says ${parsed.data.digest}, its content is ${actual}`);
+  return policy;
+}
