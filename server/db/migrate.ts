@@ -125,6 +125,32 @@ export function readMigrations(dialect: Dialect): MigrationList {
   };
 }
 
+/**
+ * Lets a migration file hold any SQL, triggers and functions included. The engine replays a whole
+ * migration on the SQLite shadow database through `executeRaw` (better-sqlite3 prepares one statement
+ * only), and adapter-pg's `executeScript` splits on every ";" (breaking dollar-quoted bodies). Both
+ * drivers run a whole script natively: better-sqlite3's exec, and pg's simple query protocol.
+ */
+function wholeScripts(adapter: SqlDriverAdapter, dialect: Dialect): SqlDriverAdapter {
+  if (dialect === "sqlite") {
+    const executeRaw = adapter.executeRaw.bind(adapter);
+    adapter.executeRaw = async (query) => {
+      try {
+        return await executeRaw(query);
+      } catch (e) {
+        if (query.args.length > 0 || !/more than one statement/.test(String((e as Error).message))) throw e;
+        await adapter.executeScript(query.sql);
+        return 0;
+      }
+    };
+  } else {
+    adapter.executeScript = async (script) => {
+      await adapter.executeRaw({ sql: script, args: [], argTypes: [] });
+    };
+  }
+  return adapter;
+}
+
 export async function withEngine<T>(target: DbTarget, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
   const wasm = await loadWasm();
   if (target.dialect === "postgresql") patchPgCharType();
@@ -133,7 +159,7 @@ export async function withEngine<T>(target: DbTarget, fn: (engine: SchemaEngine)
   // the pool (Postgres) is released as soon as the command ends.
   const opened: SqlDriverAdapter[] = [];
   const track = async (p: Promise<SqlDriverAdapter>) => {
-    const adapter = await p;
+    const adapter = wholeScripts(await p, target.dialect);
     opened.push(adapter);
     return adapter;
   };
