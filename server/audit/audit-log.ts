@@ -79,17 +79,34 @@ export async function listAudit(db: Db, opts: { cursor?: number | null; limit?: 
 
 export type ChainVerdict = { ok: boolean; rows: number; head: { seq: number; hash: string } | null; firstBreak: ChainBreak | null; checkedAt: Date };
 
-/** Walks the whole chain in seq order, in batches, and reports the first break. */
-export async function verifyAuditChain(db: Db, batchSize = 1000): Promise<ChainVerdict> {
+/**
+ * Walks the whole chain in seq order, in batches, and reports the first break. A chain cut short at
+ * its newest end still links up, so pass a head recorded earlier elsewhere (`expectHead`, as printed
+ * by `npm run audit:verify`) to prove that nothing was removed from the end either.
+ */
+export async function verifyAuditChain(db: Db, opts: { expectHead?: { seq: number; hash: string }; batchSize?: number } = {}): Promise<ChainVerdict> {
+  const batchSize = opts.batchSize ?? 1000;
   let prev: { seq: number; hash: string } | null = null;
   let count = 0;
+  const verdict = (firstBreak: ChainBreak | null): ChainVerdict => ({ ok: !firstBreak, rows: count, head: firstBreak ? null : prev, firstBreak, checkedAt: new Date() });
   for (;;) {
     const batch: AuditRow[] = await db.auditEvent.findMany({ where: prev ? { seq: { gt: prev.seq } } : {}, orderBy: { seq: "asc" }, take: batchSize });
     const broken = findChainBreak(batch, prev);
-    if (broken) return { ok: false, rows: count + batch.filter((r) => r.seq < broken.seq).length, head: null, firstBreak: broken, checkedAt: new Date() };
+    if (broken) {
+      count += batch.filter((r) => r.seq < broken.seq).length;
+      return verdict(broken);
+    }
     count += batch.length;
     const last = batch.at(-1);
     if (last) prev = { seq: last.seq, hash: last.hash };
-    if (batch.length < batchSize) return { ok: true, rows: count, head: prev, firstBreak: null, checkedAt: new Date() };
+    if (batch.length < batchSize) break;
   }
+  const want = opts.expectHead;
+  if (want) {
+    const row = await db.auditEvent.findUnique({ where: { seq: want.seq }, select: { hash: true } });
+    if (!row || row.hash !== want.hash) {
+      return verdict({ seq: want.seq, id: null, reason: "truncated", detail: row ? `row ${want.seq} is not the row recorded earlier` : `row ${want.seq}, recorded earlier, is gone` });
+    }
+  }
+  return verdict(null);
 }

@@ -41,7 +41,7 @@ export function hashAuditRow(row: Omit<AuditRow, "hash">): string {
 export type ChainBreak = {
   seq: number;
   id: string | null;
-  reason: "hash-mismatch" | "prev-hash-mismatch" | "missing-row";
+  reason: "hash-mismatch" | "prev-hash-mismatch" | "missing-row" | "truncated";
   detail: string;
 };
 
