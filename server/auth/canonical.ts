@@ -8,7 +8,7 @@ export function canonicalJson(value: unknown): string {
   return text;
 }
 
-export function sha256(data: string | Uint8Array): Uint8Array {
+export function sha256(data: string | Uint8Array): Uint8Array<ArrayBuffer> {
   return new Uint8Array(createHash("sha256").update(data).digest());
 }
 
