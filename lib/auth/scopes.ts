@@ -58,7 +58,8 @@ export function isServiceRole(role: Role): role is ServiceRole {
 }
 
 /** A role held for one agent, or (agent null) for every agent. */
-export type RoleGrant = { role: Role; agent: string | null };
+export type RoleGrant<R extends Role = Role> = { role: R; agent: string | null };
+export type HumanGrant = RoleGrant<HumanRole>;
 
 /**
  * The scopes `grants` give for `agent`: roles held for every agent always count; roles held for one

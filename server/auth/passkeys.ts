@@ -29,6 +29,12 @@ export async function listPasskeys(db: Db, userId: string): Promise<PasskeySumma
   });
 }
 
+/** The security page's view: my passkeys, and whether this origin can use passkeys at all. */
+export async function myPasskeys(db: Db, actor: Actor) {
+  const { rpId, webauthnProblems } = publicOrigin();
+  return { passkeys: await listPasskeys(db, actor.id), originProblems: webauthnProblems, rpId };
+}
+
 export async function beginPasskeyRegistration(database: Database, actor: Actor, now = new Date()) {
   requirePerson(actor);
   const { rpId } = requireWebAuthnOrigin();

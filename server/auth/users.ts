@@ -2,15 +2,15 @@
 // is written together with its audit row in one transaction.
 import { hashPassword } from "better-auth/crypto";
 import { passwordProblems } from "@/lib/auth/password-policy";
-import { HUMAN_ROLES, type HumanRole, type RoleGrant } from "@/lib/auth/scopes";
+import { HUMAN_ROLES, type HumanGrant } from "@/lib/auth/scopes";
 import { appendAudit, AUDIT_LOCK, type AuditActor } from "@/server/audit/audit-log";
 import type { Database, Db, Tx } from "@/server/db/client";
 import { badInput, DomainError } from "@/server/errors";
 import { newId } from "./canonical";
 import { EVERY_AGENT, isHumanRole, loadGrants } from "./roles";
 
-export type NewUser = { name: string; email: string; password: string; grants: RoleGrant[] };
-export type UserSummary = { id: string; name: string; email: string; disabledAt: Date | null; createdAt: Date; grants: RoleGrant[]; passkeys: number };
+export type NewUser = { name: string; email: string; password: string; grants: { role: string; agent: string | null }[] };
+export type UserSummary = { id: string; name: string; email: string; disabledAt: Date | null; createdAt: Date; grants: HumanGrant[]; passkeys: number };
 
 const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/;
 
@@ -18,7 +18,7 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-function checkGrant(grant: { role: string; agent: string | null }): asserts grant is RoleGrant & { role: HumanRole } {
+function checkGrant(grant: { role: string; agent: string | null }): asserts grant is HumanGrant {
   if (!isHumanRole(grant.role)) throw badInput("role", `"${grant.role}" is not a role a person can hold (${HUMAN_ROLES.join(", ")})`);
   if (grant.agent !== null && !AGENT_NAME.test(grant.agent)) throw badInput("agent", "an agent name is 1–128 letters, digits or . _ : / -");
 }
@@ -31,8 +31,11 @@ export async function prepareUser(input: NewUser) {
   if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw badInput("email", "is not an email address");
   const problems = passwordProblems(input.password, { email, name });
   if (problems.length) throw badInput("password", problems.join(" "));
-  input.grants.forEach(checkGrant);
-  return { id: newId("usr"), name, email, grants: input.grants, passwordHash: await hashPassword(input.password) };
+  const grants = input.grants.map((g) => {
+    checkGrant(g);
+    return g;
+  });
+  return { id: newId("usr"), name, email, grants, passwordHash: await hashPassword(input.password) };
 }
 
 /** Writes a prepared user, its credential account and its roles, and the audit row, inside `tx`. */
@@ -50,7 +53,7 @@ export async function insertUser(tx: Tx, by: AuditActor, user: Awaited<ReturnTyp
   return { id: user.id, email: user.email, name: user.name };
 }
 
-function dedupe(grants: RoleGrant[]): RoleGrant[] {
+function dedupe(grants: HumanGrant[]): HumanGrant[] {
   const seen = new Map(grants.map((g) => [`${g.role}@${g.agent ?? EVERY_AGENT}`, g]));
   return [...seen.values()];
 }
