@@ -1,25 +1,13 @@
 // Demo mode only (LIGHTGATE_DEMO): one person per human role, all with the same published password,
 // so anyone trying Lightgate can sign in as each role. Idempotent: an existing demo person is left as is.
 import { HUMAN_ROLES, ROLE_LABELS, type HumanRole } from "@/lib/auth/scopes";
+import { DEMO_NAMES, DEMO_PASSWORD, demoEmail } from "@/lib/auth/demo-accounts";
 import { AUDIT_LOCK } from "@/server/audit/audit-log";
 import type { Database } from "@/server/db/client";
 import { markSetupDone } from "./setup";
 import { insertUser, prepareUser } from "./users";
 
-export const DEMO_PASSWORD = "try-lightgate-demo";
-
-const DEMO_NAMES: Record<HumanRole, string> = {
-  viewer: "Vivian Park",
-  trainer: "Theo Brandt",
-  policy_owner: "Priya Nair",
-  canary_approver: "Carlos Mendes",
-  release_approver: "Rosa Albers",
-  admin: "Ada Quinn",
-};
-
-export function demoEmail(role: HumanRole): string {
-  return `${role.replace(/_/g, "-")}@lightgate.example`;
-}
+export { DEMO_PASSWORD, demoEmail };
 
 export type DemoAccount = { role: HumanRole; label: string; name: string; email: string; password: string; created: boolean };
 
@@ -44,6 +32,18 @@ export async function seedDemoUsers(database: Database): Promise<DemoAccount[]> 
     accounts.push({ ...base, created: true });
   }
   return accounts;
+}
+
+/** Demo people are seeded when LIGHTGATE_DEMO_USERS is on (default: LIGHTGATE_DEMO). */
+export function demoUsersEnabled(source: NodeJS.ProcessEnv = process.env): boolean {
+  const flag = (v: string | undefined) => (v === undefined || v === "" ? undefined : ["1", "true", "yes"].includes(v.toLowerCase()));
+  return flag(source.LIGHTGATE_DEMO_USERS) ?? flag(source.LIGHTGATE_DEMO) ?? false;
+}
+
+/** The sign-in page lists the demo people (the passwords are public anyway) — only in demo mode. */
+export function demoAccountsShown(): { email: string; label: string; password: string }[] {
+  if (!demoUsersEnabled()) return [];
+  return HUMAN_ROLES.map((role) => ({ email: demoEmail(role), label: ROLE_LABELS[role], password: DEMO_PASSWORD }));
 }
 
 /** What the start script prints, so a person knows how to get in. */
