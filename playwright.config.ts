@@ -37,6 +37,8 @@ export default defineConfig({
         DATABASE_URL: E2E_DB,
         LIGHTGATE_DEMO: "0",
         LIGHTGATE_DEMO_USERS: "1",
+        // Every test signs in; the limit itself is tested in tests/integration/auth/sessions.test.ts.
+        LIGHTGATE_SIGNIN_ATTEMPTS_PER_MINUTE: "1000",
         LIGHTGATE_ORIGIN: `http://localhost:${PORT}`,
         NEXT_TELEMETRY_DISABLED: "1",
       },

@@ -13,7 +13,7 @@ test("a visitor without a session is sent to sign-in and brought back afterwards
   await page.getByLabel("Email").fill(demoEmail("viewer"));
   await page.getByLabel("Password").fill("not-the-password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toContainText("Wrong email or password");
+  await expect(page.getByText("Wrong email or password.")).toBeVisible();
   await page.getByLabel("Password").fill(DEMO_PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/candidates$/);
@@ -55,8 +55,8 @@ test("an admin gives a person a role for one agent; the audit log records it", a
   await signInAs(page, "admin");
   await page.goto("/settings/people");
   const row = page.getByTestId(`person-${demoEmail("canary_approver")}`);
-  await row.getByLabel("Role").selectOption("release_approver");
-  await row.getByLabel("Agent").fill("support-desk");
+  await row.getByLabel("Role", { exact: true }).selectOption("release_approver");
+  await row.getByLabel("Agent", { exact: true }).fill("support-desk");
   await row.getByRole("button", { name: "Add" }).click();
   await expect(row.getByText("Release approver · support-desk")).toBeVisible();
   await page.goto("/audit");

@@ -22,9 +22,9 @@ test("setup creates the first admin, once", async ({ page }) => {
   await expect(page.getByTestId("user-name")).toHaveText("Ada Quinn");
   await expect(page.getByTestId("people-table")).toContainText("ada@example.org");
 
-  // setup is gone, for everyone
+  // setup is gone, for everyone: the admin lands on the dashboard, a visitor on sign-in
   await page.goto("/setup");
-  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page).toHaveURL(/\/training$/);
   await page.context().clearCookies();
   await page.goto("/setup");
   await expect(page).toHaveURL(/\/sign-in$/);

@@ -47,8 +47,8 @@ async function buildAuth(database: Database) {
       useSecureCookies: origin.startsWith("https:"),
       database: { generateId: ({ model }) => newId(ID_PREFIX[model] ?? model.slice(0, 3)) },
     },
-    // Password guessing: 10 sign-in attempts per minute per client address.
-    rateLimit: { enabled: true, window: 60, max: 200, customRules: { "/sign-in/email": { window: 60, max: 10 } } },
+    // Password guessing: a few sign-in attempts per minute per client address (LIGHTGATE_SIGNIN_ATTEMPTS_PER_MINUTE).
+    rateLimit: { enabled: true, window: 60, max: 600, customRules: { "/sign-in/email": { window: 60, max: signInAttemptsPerMinute() } } },
     telemetry: { enabled: false },
     disabledPaths: DISABLED_PATHS,
     databaseHooks: {
@@ -60,6 +60,11 @@ async function buildAuth(database: Database) {
       },
     },
   });
+}
+
+function signInAttemptsPerMinute(source: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(source.LIGHTGATE_SIGNIN_ATTEMPTS_PER_MINUTE ?? 10);
+  return Number.isInteger(n) && n > 0 ? n : 10;
 }
 
 export type Auth = Awaited<ReturnType<typeof buildAuth>>;
