@@ -8,7 +8,7 @@ import { newId } from "./canonical";
 import { publicOrigin } from "./origin";
 import { authSecret } from "./secret";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/auth/password-policy";
-import { recordSignIn, refuseDisabledUser } from "./sign-in-hooks";
+import { recordSignIn, refuseDisabledUser, signInGuards } from "./sign-in-hooks";
 
 export const SESSION_COOKIE_PREFIX = "lightgate";
 // Only sign-in, sign-out and session reads are served. Everything else better-auth offers would write
@@ -51,6 +51,7 @@ async function buildAuth(database: Database) {
     rateLimit: { enabled: true, window: 60, max: 600, customRules: { "/sign-in/email": { window: 60, max: signInAttemptsPerMinute() } } },
     telemetry: { enabled: false },
     disabledPaths: DISABLED_PATHS,
+    hooks: signInGuards(database),
     databaseHooks: {
       session: {
         create: {

@@ -90,6 +90,23 @@ describeEachDialect("people: setup, sessions, actors", (dialect) => {
     expect((await authRequest(database, "sign-in/email", { email: person.email, password: person.password }, ip)).status).toBe(429);
   });
 
+  it("guessing one account's password from ever-changing addresses is cut off after 10 failures, and recorded", async () => {
+    const person = await makePerson(database, [{ role: "viewer", agent: null }]);
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const spoofed = { "x-forwarded-for": `192.0.2.${i + 10}` };
+      statuses.push((await authRequest(database, "sign-in/email", { email: person.email.toUpperCase(), password: `guess-number-${i}-xx` }, spoofed)).status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    const failures = await database.db.auditEvent.findMany({ where: { action: "auth.sign_in_failed", targetId: person.email } });
+    expect(failures).toHaveLength(10);
+    expect(JSON.parse(failures[0]!.after!)).toMatchObject({ userId: person.id });
+    // guesses at unknown emails are not written down
+    await authRequest(database, "sign-in/email", { email: "nobody@example.org", password: "whatever-guess-1" });
+    expect(await database.db.auditEvent.count({ where: { action: "auth.sign_in_failed", targetId: "nobody@example.org" } })).toBe(0);
+  });
+
   it("public sign-up is closed", async () => {
     const res = await authRequest(database, "sign-up/email", { email: "walk-in@example.org", password: TEST_PASSWORD, name: "Walk In" });
     expect(res.status).toBeGreaterThanOrEqual(400);
