@@ -55,6 +55,7 @@ test("an admin gives a person a role for one agent; the audit log records it", a
   await signInAs(page, "admin");
   await page.goto("/settings/people");
   const row = page.getByTestId(`person-${demoEmail("canary_approver")}`);
+  await row.getByRole("button", { name: "Add role" }).click();
   await row.getByLabel("Role", { exact: true }).selectOption("release_approver");
   await row.getByLabel("Agent", { exact: true }).fill("support-desk");
   await row.getByRole("button", { name: "Add" }).click();

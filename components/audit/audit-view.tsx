@@ -19,6 +19,18 @@ function roles(text: string): string {
   }
 }
 
+/** One line saying what changed, from the row's after/before (e.g. the person's email, the role granted). */
+function summary(after: string | null, before: string | null): string {
+  try {
+    const a = (after ? JSON.parse(after) : before ? JSON.parse(before) : {}) as Record<string, unknown>;
+    const grant = (a.granted ?? a.revoked) as { role?: string; agent?: string | null } | undefined;
+    if (grant?.role) return `${a.granted ? "+" : "−"} ${grant.role}${grant.agent ? `@${grant.agent}` : ""}`;
+    return String(a.email ?? a.name ?? "");
+  } catch {
+    return "";
+  }
+}
+
 function pretty(text: string | null): string {
   if (!text) return "—";
   try {
@@ -86,7 +98,10 @@ export function AuditView() {
                       <div className="text-xs text-ink-3">{r.actorKind} · {roles(r.actorRoles)}</div>
                     </td>
                     <td className="py-2 pr-3"><Badge tone={r.seq === brokenSeq ? "fail" : "neutral"}>{r.action}</Badge></td>
-                    <td className="py-2 pr-3 font-mono text-xs text-ink-2">{r.targetType}:{r.targetId}</td>
+                    <td className="py-2 pr-3">
+                      <div className="font-mono text-xs text-ink-2">{r.targetType}:{r.targetId}</div>
+                      <div className="text-xs text-ink-3">{summary(r.after, r.before)}</div>
+                    </td>
                     <td className="py-2 font-mono text-xs text-ink-3" title={`hash ${r.hash}\nprev ${r.prevHash}`}>{r.hash.slice(0, 12)}</td>
                   </tr>
                   {open === r.id && (

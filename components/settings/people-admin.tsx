@@ -4,6 +4,7 @@
 // someone, and creating a person with an initial password to hand over.
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Plus } from "lucide-react";
 import { useTRPC } from "@/components/trpc/react";
 import { Card } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
@@ -14,16 +15,34 @@ import { CreatePersonForm } from "./create-person-form";
 
 function AddRole({ userId, onDone }: { userId: string; onDone: (error?: string) => void }) {
   const trpc = useTRPC();
+  const [open, setOpen] = useState(false);
   const [role, setRole] = useState<HumanRole>("viewer");
   const [agent, setAgent] = useState("");
   const grant = useMutation(trpc.people.grantRole.mutationOptions());
+  if (!open) {
+    return (
+      <button type="button" onClick={() => setOpen(true)} className="inline-flex items-center gap-1 text-xs text-ink-3 hover:text-accent">
+        <Plus className="h-3 w-3" /> Add role
+      </button>
+    );
+  }
   return (
     <form
       className="flex items-center gap-1.5"
       aria-label="Add a role"
       onSubmit={(e) => {
         e.preventDefault();
-        grant.mutate({ userId, role, agent: agent.trim() || null }, { onSuccess: () => onDone(), onError: (err) => onDone(err.message) });
+        grant.mutate(
+          { userId, role, agent: agent.trim() || null },
+          {
+            onSuccess: () => {
+              setOpen(false);
+              setAgent("");
+              onDone();
+            },
+            onError: (err) => onDone(err.message),
+          },
+        );
       }}
     >
       <Select aria-label="Role" value={role} onChange={(e) => setRole(e.target.value as HumanRole)} className="w-40 py-1 text-xs">
@@ -33,6 +52,7 @@ function AddRole({ userId, onDone }: { userId: string; onDone: (error?: string) 
       </Select>
       <TextInput aria-label="Agent" placeholder="every agent" value={agent} onChange={(e) => setAgent(e.target.value)} className="w-32 py-1 text-xs" />
       <Button type="submit" variant="secondary" className="px-2 py-1 text-xs" disabled={grant.isPending}>Add</Button>
+      <Button variant="ghost" className="px-2 py-1 text-xs" onClick={() => setOpen(false)}>Cancel</Button>
     </form>
   );
 }
@@ -79,7 +99,7 @@ export function PeopleAdmin({ selfId }: { selfId: string }) {
                 <td className="py-2.5 pr-3 tabular-nums text-ink-2">{p.passkeys}</td>
                 <td className="py-2.5 text-right">
                   {p.id !== selfId && (
-                    <Button variant={p.disabledAt ? "secondary" : "danger"} className="px-2 py-1 text-xs" disabled={setActive.isPending} onClick={() => setActive.mutate({ userId: p.id, active: Boolean(p.disabledAt) })}>
+                    <Button variant={p.disabledAt ? "secondary" : "ghost"} className="px-2 py-1 text-xs" disabled={setActive.isPending} onClick={() => setActive.mutate({ userId: p.id, active: Boolean(p.disabledAt) })}>
                       {p.disabledAt ? "Reactivate" : "Deactivate"}
                     </Button>
                   )}
