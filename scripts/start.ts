@@ -73,6 +73,7 @@ async function main() {
   const origin = publicOrigin({ ...process.env, PORT: String(env.PORT) });
   for (const problem of origin.webauthnProblems) console.warn(`lightgate: warning: ${problem} — passkeys and signed approvals will not work`);
   const signInHelp = await signInInstructions(target, origin.origin);
+  const signInOrigin = origin.origin;
 
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: target.url };
   if (!dev && !buildIsCurrent(root)) {
@@ -93,7 +94,7 @@ async function main() {
     const text = chunk.toString();
     if (!announced && /Ready|started server|Local:/i.test(text)) {
       announced = true;
-      console.log(`\n  Lightgate is up: http://${shownHost}:${env.PORT}\n\n${signInHelp}\n`);
+      console.log(`\n  Lightgate is up: ${signInOrigin} (listening on ${shownHost}:${env.PORT})\n\n${signInHelp}\n`);
     }
     if (dev || process.env.LIGHTGATE_VERBOSE) process.stdout.write(text);
   });

@@ -53,6 +53,6 @@ export function demoSignInBanner(accounts: DemoAccount[], origin: string): strin
   return [
     `  Demo mode: sign in at ${origin}/sign-in as any of these, password "${DEMO_PASSWORD}":`,
     ...lines,
-    `  (These passwords are public. Set LIGHTGATE_DEMO=0 for a real instance.)`,
+    `  (These passwords are public: never run demo mode where others can reach it.)`,
   ].join("\n");
 }
