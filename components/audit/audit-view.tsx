@@ -63,6 +63,11 @@ export function AuditView() {
                 ? `Chain verified — ${verdict.data.rows} rows, every hash links to the one before`
                 : `Chain broken at row ${verdict.data.firstBreak?.seq}: ${verdict.data.firstBreak?.detail}`}
             </div>
+            {!verdict.data.ok && verdict.data.firstBreak && (
+              <div className="mt-0.5 text-sm opacity-90">
+                {verdict.data.firstBreak.seq > 1 ? `Rows 1–${verdict.data.firstBreak.seq - 1} verify; ` : ""}rows from {verdict.data.firstBreak.seq} on cannot be trusted. Run <code className="font-mono">npm run audit:verify</code> on the server for details.
+              </div>
+            )}
             {verdict.data.head && (
               <div className="mt-0.5 font-mono text-xs opacity-80">head #{verdict.data.head.seq} {verdict.data.head.hash}</div>
             )}
