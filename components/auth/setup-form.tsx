@@ -7,6 +7,7 @@ import { Card } from "@/components/ui/card";
 import { Alert, Button, Field, TextInput } from "@/components/ui/form";
 import { passwordProblems } from "@/lib/auth/password-policy";
 import { PasswordRules } from "./password-rules";
+import { signInWithPassword } from "./session-client";
 
 export function SetupForm() {
   const trpc = useTRPC();
@@ -28,8 +29,7 @@ export function SetupForm() {
       setError((err as Error).message);
       return;
     }
-    const res = await fetch("/api/auth/sign-in/email", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) });
-    window.location.assign(res.ok ? "/settings/people" : "/sign-in");
+    window.location.assign((await signInWithPassword(email, password)) === 200 ? "/settings/people" : "/sign-in");
   }
 
   return (

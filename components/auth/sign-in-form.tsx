@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { Card } from "@/components/ui/card";
 import { Alert, Button, Field, TextInput } from "@/components/ui/form";
+import { signInWithPassword } from "./session-client";
 
 type DemoAccount = { email: string; label: string; password: string };
 
@@ -22,18 +23,14 @@ export function SignInForm({ next, demoAccounts }: { next: string; demoAccounts:
     e.preventDefault();
     setBusy(true);
     setError(null);
-    const res = await fetch("/api/auth/sign-in/email", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: email.trim(), password }),
-    }).catch(() => null);
-    if (res?.ok) {
+    const status = await signInWithPassword(email, password);
+    if (status === 200) {
       // A full navigation, so the server renders the shell with the new session.
       window.location.assign(next);
       return;
     }
     setBusy(false);
-    setError(res ? (REASONS[res.status] ?? `Sign-in failed (${res.status}).`) : "The server did not answer.");
+    setError(status ? (REASONS[status] ?? `Sign-in failed (${status}).`) : "The server did not answer.");
   }
 
   return (

@@ -8,6 +8,7 @@ import { ChevronUp, LogIn, LogOut, ShieldCheck, Users } from "lucide-react";
 import { useMe, useCan } from "@/components/auth/me-provider";
 import { ROLE_LABELS } from "@/lib/auth/scopes";
 import { signInUrl } from "@/lib/auth/public-paths";
+import { signOut } from "@/components/auth/session-client";
 
 function initials(name: string): string {
   return name.split(/\s+/).filter(Boolean).slice(0, 2).map((p) => p[0]!.toUpperCase()).join("") || "?";
@@ -28,9 +29,9 @@ export function UserMenu() {
     );
   }
 
-  async function signOut() {
+  async function leave() {
     setSigningOut(true);
-    await fetch("/api/auth/sign-out", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).catch(() => undefined);
+    await signOut();
     window.location.assign("/sign-in");
   }
 
@@ -47,7 +48,7 @@ export function UserMenu() {
               <Users className="h-4 w-4" /> People &amp; roles
             </Link>
           )}
-          <button role="menuitem" type="button" onClick={signOut} disabled={signingOut} className="flex w-full items-center gap-2 rounded px-2 py-1.5 text-left text-sm text-ink-2 hover:bg-panel-2 hover:text-ink disabled:opacity-60">
+          <button role="menuitem" type="button" onClick={leave} disabled={signingOut} className="flex w-full items-center gap-2 rounded px-2 py-1.5 text-left text-sm text-ink-2 hover:bg-panel-2 hover:text-ink disabled:opacity-60">
             <LogOut className="h-4 w-4" /> {signingOut ? "Signing out…" : "Sign out"}
           </button>
         </div>

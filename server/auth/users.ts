@@ -82,35 +82,29 @@ async function requireUser(tx: Tx, userId: string) {
   return user;
 }
 
-export async function grantRole(database: Database, by: AuditActor, userId: string, grant: { role: string; agent: string | null }) {
-  checkGrant(grant);
-  return database.transaction(
-    async (tx) => {
-      await requireUser(tx, userId);
-      const before = await loadGrants(tx, userId);
-      const agent = grant.agent ?? EVERY_AGENT;
-      if (await tx.roleAssignment.findUnique({ where: { userId_role_agent: { userId, role: grant.role, agent } } })) return before;
-      await tx.roleAssignment.create({ data: { id: newId("ra"), userId, role: grant.role, agent, createdBy: by.id } });
-      const after = await loadGrants(tx, userId);
-      await appendAudit(tx, { actor: by, action: "role.grant", target: { type: "user", id: userId }, before: { grants: before }, after: { grants: after, granted: grant } });
-      return after;
-    },
-    { locks: [AUDIT_LOCK, `roles:${userId}`] },
-  );
-}
+type GrantInput = { role: string; agent: string | null };
 
-export async function revokeRole(database: Database, by: AuditActor, userId: string, grant: { role: string; agent: string | null }) {
+export const grantRole = (database: Database, by: AuditActor, userId: string, grant: GrantInput) => changeRole(database, by, userId, grant, "grant");
+export const revokeRole = (database: Database, by: AuditActor, userId: string, grant: GrantInput) => changeRole(database, by, userId, grant, "revoke");
+
+/** Adds or removes one role assignment with its audit row (before/after grants); a no-op writes nothing. */
+async function changeRole(database: Database, by: AuditActor, userId: string, grant: GrantInput, change: "grant" | "revoke") {
   checkGrant(grant);
   return database.transaction(
     async (tx) => {
       await requireUser(tx, userId);
       const before = await loadGrants(tx, userId);
-      const agent = grant.agent ?? EVERY_AGENT;
-      if (grant.role === "admin" && agent === EVERY_AGENT) await keepOneAdmin(tx, userId);
-      const removed = await tx.roleAssignment.deleteMany({ where: { userId, role: grant.role, agent } });
-      if (removed.count === 0) return before;
+      const key = { userId, role: grant.role, agent: grant.agent ?? EVERY_AGENT };
+      if (change === "grant") {
+        if (await tx.roleAssignment.findUnique({ where: { userId_role_agent: key } })) return before;
+        await tx.roleAssignment.create({ data: { id: newId("ra"), ...key, createdBy: by.id } });
+      } else {
+        if (key.role === "admin" && key.agent === EVERY_AGENT) await keepOneAdmin(tx, userId);
+        if ((await tx.roleAssignment.deleteMany({ where: key })).count === 0) return before;
+      }
       const after = await loadGrants(tx, userId);
-      await appendAudit(tx, { actor: by, action: "role.revoke", target: { type: "user", id: userId }, before: { grants: before }, after: { grants: after, revoked: grant } });
+      const what = change === "grant" ? { granted: grant } : { revoked: grant };
+      await appendAudit(tx, { actor: by, action: `role.${change}`, target: { type: "user", id: userId }, before: { grants: before }, after: { grants: after, ...what } });
       return after;
     },
     { locks: [AUDIT_LOCK, `roles:${userId}`, "admins"] },
