@@ -35,7 +35,7 @@ export async function seedDemoUsers(database: Database): Promise<DemoAccount[]> 
 }
 
 /** Demo people are seeded when LIGHTGATE_DEMO_USERS is on (default: LIGHTGATE_DEMO). */
-export function demoUsersEnabled(source: NodeJS.ProcessEnv = process.env): boolean {
+export function demoUsersEnabled(source: Record<string, string | undefined> = process.env): boolean {
   const flag = (v: string | undefined) => (v === undefined || v === "" ? undefined : ["1", "true", "yes"].includes(v.toLowerCase()));
   return flag(source.LIGHTGATE_DEMO_USERS) ?? flag(source.LIGHTGATE_DEMO) ?? false;
 }

@@ -9,7 +9,7 @@ export type PublicOrigin = {
   webauthnProblems: string[];
 };
 
-export function publicOrigin(source: NodeJS.ProcessEnv = process.env): PublicOrigin {
+export function publicOrigin(source: Record<string, string | undefined> = process.env): PublicOrigin {
   const raw = source.LIGHTGATE_ORIGIN?.trim() || `http://localhost:${source.PORT?.trim() || "3000"}`;
   const url = new URL(raw);
   const rpId = url.hostname.replace(/^\[|\]$/g, "");
