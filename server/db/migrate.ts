@@ -59,6 +59,17 @@ function patchPgCharType() {
   };
 }
 
+/**
+ * adapter-pg's `executeScript` splits a migration on every ";", which breaks dollar-quoted bodies such
+ * as the audit log's trigger function; pg's simple query protocol runs a whole script as it is.
+ */
+function runPgScriptsWhole(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  adapter.executeScript = async (script) => {
+    await adapter.executeRaw({ sql: script, args: [], argTypes: [] });
+  };
+  return adapter;
+}
+
 /** For Postgres, a shadow database we create and drop ourselves (the adapter drops it before closing its pool). */
 function pgMigrationFactory(target: Extract<DbTarget, { dialect: "postgresql" }>): SqlMigrationAwareDriverAdapterFactory {
   const main = pgAdapterFactory(target);
@@ -126,28 +137,20 @@ export function readMigrations(dialect: Dialect): MigrationList {
 }
 
 /**
- * Lets a migration file hold any SQL, triggers and functions included. The engine replays a whole
- * migration on the SQLite shadow database through `executeRaw` (better-sqlite3 prepares one statement
- * only), and adapter-pg's `executeScript` splits on every ";" (breaking dollar-quoted bodies). Both
- * drivers run a whole script natively: better-sqlite3's exec, and pg's simple query protocol.
+ * The engine replays each migration file on the SQLite shadow database through `executeRaw`, which
+ * better-sqlite3 refuses for more than one statement; such a file is a script, so run it as one.
  */
-function wholeScripts(adapter: SqlDriverAdapter, dialect: Dialect): SqlDriverAdapter {
-  if (dialect === "sqlite") {
-    const executeRaw = adapter.executeRaw.bind(adapter);
-    adapter.executeRaw = async (query) => {
-      try {
-        return await executeRaw(query);
-      } catch (e) {
-        if (query.args.length > 0 || !/more than one statement/.test(String((e as Error).message))) throw e;
-        await adapter.executeScript(query.sql);
-        return 0;
-      }
-    };
-  } else {
-    adapter.executeScript = async (script) => {
-      await adapter.executeRaw({ sql: script, args: [], argTypes: [] });
-    };
-  }
+function runScriptsWhole(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  const executeRaw = adapter.executeRaw.bind(adapter);
+  adapter.executeRaw = async (query) => {
+    try {
+      return await executeRaw(query);
+    } catch (e) {
+      if (!(e instanceof RangeError && /more than one statement/.test(e.message)) || query.args.length > 0) throw e;
+      await adapter.executeScript(query.sql);
+      return 0;
+    }
+  };
   return adapter;
 }
 
@@ -159,7 +162,7 @@ export async function withEngine<T>(target: DbTarget, fn: (engine: SchemaEngine)
   // the pool (Postgres) is released as soon as the command ends.
   const opened: SqlDriverAdapter[] = [];
   const track = async (p: Promise<SqlDriverAdapter>) => {
-    const adapter = wholeScripts(await p, target.dialect);
+    const adapter = target.dialect === "postgresql" ? runPgScriptsWhole(await p) : await p;
     opened.push(adapter);
     return adapter;
   };
@@ -167,7 +170,7 @@ export async function withEngine<T>(target: DbTarget, fn: (engine: SchemaEngine)
     provider: inner.provider,
     adapterName: inner.adapterName,
     connect: () => track(inner.connect()),
-    connectToShadowDb: () => track(inner.connectToShadowDb()),
+    connectToShadowDb: () => track(inner.connectToShadowDb().then((a) => (target.dialect === "sqlite" ? runScriptsWhole(a) : a))),
   };
   const files = readSchemaFiles(target.dialect);
   const engine = await wasm.SchemaEngine.new(
