@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { signInAs } from "./helpers/auth";
 
 test("the status page reports the database in use and its migrations", async ({ page }) => {
   await page.goto("/status");
@@ -12,10 +13,11 @@ test("the status page reports the database in use and its migrations", async ({ 
 });
 
 test("the shell navigates between sections and remembers the theme", async ({ page }) => {
+  await signInAs(page, "viewer");
   await page.goto("/");
   await expect(page).toHaveURL(/\/training$/);
   const nav = page.getByRole("navigation", { name: "Main" });
-  for (const label of ["Training", "Candidates", "Rollouts", "Traces", "Resources", "Runners", "Approvals", "Audit", "Status"]) {
+  for (const label of ["Training", "Candidates", "Rollouts", "Traces", "Resources", "Runners", "Approvals", "Audit", "Security", "Status"]) {
     await expect(nav.getByRole("link", { name: label })).toBeVisible();
   }
   await nav.getByRole("link", { name: "Candidates" }).click();

@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-const INPUTS = ["app", "components", "lib", "server", "prisma/schema", "package-lock.json", "next.config.ts", "postcss.config.mjs", "tsconfig.json"];
+const INPUTS = ["app", "components", "lib", "server", "prisma/schema", "proxy.ts", "package-lock.json", "next.config.ts", "postcss.config.mjs", "tsconfig.json"];
 const STAMP = ".next/lightgate-build-stamp";
 
 function walk(p: string, out: string[]) {

@@ -11,6 +11,8 @@ import { openDatabase } from "../server/db/client";
 import { pgPoolConfig } from "../server/db/adapters";
 import pg from "pg";
 import { buildIsCurrent, writeBuildStamp } from "./build-stamp";
+import { demoSignInBanner, demoUsersEnabled, seedDemoUsers } from "../server/auth/demo-users";
+import { publicOrigin } from "../server/auth/origin";
 
 const dev = process.argv.includes("--dev");
 const root = process.cwd();
@@ -68,6 +70,10 @@ async function main() {
     throw new StartError(`migrating ${redactUrl(target)} failed: ${e.message.split("\n")[0]}`);
   });
   console.log(`lightgate: ${target.dialect} at ${redactUrl(target)}${applied.length ? ` (applied ${applied.length} migrations)` : ""}`);
+  const origin = publicOrigin({ ...process.env, PORT: String(env.PORT) });
+  for (const problem of origin.webauthnProblems) console.warn(`lightgate: warning: ${problem} — passkeys and signed approvals will not work`);
+  const signInHelp = await signInInstructions(target, origin.origin);
+  const signInOrigin = origin.origin;
 
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: target.url };
   if (!dev && !buildIsCurrent(root)) {
@@ -88,7 +94,7 @@ async function main() {
     const text = chunk.toString();
     if (!announced && /Ready|started server|Local:/i.test(text)) {
       announced = true;
-      console.log(`\n  Lightgate is up: http://${shownHost}:${env.PORT}\n`);
+      console.log(`\n  Lightgate is up: ${signInOrigin} (listening on ${shownHost}:${env.PORT})\n\n${signInHelp}\n`);
     }
     if (dev || process.env.LIGHTGATE_VERBOSE) process.stdout.write(text);
   });
@@ -102,6 +108,18 @@ async function main() {
     stop("SIGTERM");
     process.exit(code ?? 0);
   });
+}
+
+/** Demo mode seeds one person per role and says how to sign in as each; otherwise it points at setup. */
+async function signInInstructions(target: DbTarget, origin: string): Promise<string> {
+  const database = await openDatabase(target);
+  try {
+    if (demoUsersEnabled()) return demoSignInBanner(await seedDemoUsers(database), origin);
+    const people = await database.db.user.count();
+    return people === 0 ? `  First start: create the first admin at ${origin}/setup` : `  Sign in at ${origin}/sign-in`;
+  } finally {
+    await database.close();
+  }
 }
 
 main().catch((e: unknown) => {

@@ -28,6 +28,12 @@ export const envSchema = z.object({
   LIGHTGATE_DEMO: bool,
   /** Let store clients without an API key in — only ever honoured on a loopback bind address. */
   LIGHTGATE_ALLOW_ANONYMOUS_STORE: bool,
+  /** Seed one demo person per role (default: on when LIGHTGATE_DEMO is). */
+  LIGHTGATE_DEMO_USERS: z.enum(["0", "1", "true", "false", "yes", "no", ""]).optional(),
+  /** Signs session cookies; without it a random key is created once and kept in the database. */
+  LIGHTGATE_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Sign-in attempts allowed per minute from one client address. */
+  LIGHTGATE_SIGNIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).optional(),
   LIGHTGATE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

@@ -2,14 +2,24 @@
 
 // Client side of tRPC: one QueryClient per browser tab, the typed options proxy via context.
 import { useState, type ReactNode } from "react";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink, loggerLink } from "@trpc/client";
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createTRPCClient, httpBatchLink, loggerLink, TRPCClientError } from "@trpc/client";
 import superjson from "superjson";
 import { TRPCProvider } from "./react";
 import type { AppRouter } from "@/server/routers/_app";
+import { isPublicPath, signInUrl } from "@/lib/auth/public-paths";
+
+// A session that ended while the page was open (expired, signed out elsewhere, deactivated): go sign in.
+function onError(error: unknown) {
+  if (!(error instanceof TRPCClientError) || (error.data as { code?: string } | undefined)?.code !== "UNAUTHORIZED") return;
+  const { pathname, search } = window.location;
+  if (!isPublicPath(pathname)) window.location.assign(signInUrl(pathname + search));
+}
 
 function makeQueryClient() {
   return new QueryClient({
+    queryCache: new QueryCache({ onError }),
+    mutationCache: new MutationCache({ onError }),
     defaultOptions: { queries: { staleTime: 2_000, refetchOnWindowFocus: true, retry: 1 } },
   });
 }

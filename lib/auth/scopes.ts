@@ -13,8 +13,9 @@ export const SCOPES = [
   "approval:reject", // reject / quarantine a candidate with a comment
   "rollback:execute", // move the approved default back to an earlier approved resource
   "apikeys:manage",
-  "users:manage",
+  "users:manage", // create and deactivate people, assign roles, register release-bot keys
   "audit:read",
+  "account:self", // a person's own account: passkeys, test signatures
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -24,7 +25,8 @@ export type HumanRole = (typeof HUMAN_ROLES)[number];
 export type ServiceRole = (typeof SERVICE_ROLES)[number];
 export type Role = HumanRole | ServiceRole;
 
-const READ: Scope[] = ["dashboard:read", "audit:read"];
+// Every person can read the dashboard and the audit log and look after their own account.
+const READ: Scope[] = ["dashboard:read", "audit:read", "account:self"];
 
 export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   viewer: READ,
@@ -50,6 +52,28 @@ export const ROLE_LABELS: Record<Role, string> = {
   algorithm: "Algorithm (service)",
   release_bot: "Release bot (service)",
 };
+
+export function isServiceRole(role: Role): role is ServiceRole {
+  return (SERVICE_ROLES as readonly string[]).includes(role);
+}
+
+/** A role held for one agent, or (agent null) for every agent. */
+export type RoleGrant<R extends Role = Role> = { role: R; agent: string | null };
+export type HumanGrant = RoleGrant<HumanRole>;
+
+/**
+ * The scopes `grants` give for `agent`: roles held for every agent always count; roles held for one
+ * agent count only when that agent is asked about. Without an agent, only instance-wide roles count,
+ * so an operation that names no agent can never be reached through a per-agent role.
+ */
+export function scopesFor(grants: readonly RoleGrant[], agent?: string | null): Set<Scope> {
+  return scopesOf(grants.filter((g) => g.agent === null || (agent != null && g.agent === agent)).map((g) => g.role));
+}
+
+/** The one permission rule, used by the server middleware and (through `me`) by the UI. */
+export function grantsAllow(grants: readonly RoleGrant[], scope: Scope, agent?: string | null): boolean {
+  return scopesFor(grants, agent).has(scope);
+}
 
 export function scopesOf(roles: readonly Role[]): Set<Scope> {
   return new Set(roles.flatMap((r) => ROLE_SCOPES[r]));

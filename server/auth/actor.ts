@@ -1,24 +1,43 @@
 // Who is calling: a person with a session, a service with an API key, or nobody.
-import { scopesOf, type Role, type Scope } from "@/lib/auth/scopes";
-import type { Db } from "@/server/db/client";
+import { grantsAllow, scopesFor, type Role, type RoleGrant, type Scope } from "@/lib/auth/scopes";
+import type { Database } from "@/server/db/client";
+import { getAuth } from "./better-auth";
+import { loadGrants } from "./roles";
 
 export type Actor = {
   kind: "user" | "service";
   id: string;
   name: string;
+  /** Every role held, for any agent (for display; decisions go through `actorCan`). */
   roles: Role[];
+  /** The roles held and for which agent (null: every agent). */
+  grants: RoleGrant[];
+  /** Scopes held for every agent: what an operation that names no agent may use. */
   scopes: Set<Scope>;
+  email?: string;
 };
 
-export function makeActor(kind: Actor["kind"], id: string, name: string, roles: Role[]): Actor {
-  return { kind, id, name, roles, scopes: scopesOf(roles) };
+/**
+ * An actor from its grants. Service identities (the store's API keys) pass plain roles, which hold
+ * for every agent: `makeActor("service", keyId, name, ["runner"])`.
+ */
+export function makeActor(kind: Actor["kind"], id: string, name: string, roles: Role[] | RoleGrant[], extra: { email?: string } = {}): Actor {
+  const grants: RoleGrant[] = roles.map((r) => (typeof r === "string" ? { role: r, agent: null } : r));
+  return { kind, id, name, roles: [...new Set(grants.map((g) => g.role))], grants, scopes: scopesFor(grants), ...extra };
 }
 
-/**
- * Resolves the caller of a dashboard request from its headers.
- * Until people can sign in (accounts and sessions arrive with the roles work), every dashboard
- * caller is an anonymous viewer: reads work, every mutation is refused by its scope.
- */
-export async function resolveActor(_headers: Headers, _db: Db): Promise<Actor | null> {
-  return makeActor("user", "anonymous", "Anonymous viewer", ["viewer"]);
+/** May `actor` use `scope` — for `agent` when the operation concerns one agent, else instance-wide. */
+export function actorCan(actor: Actor, scope: Scope, agent?: string | null): boolean {
+  return grantsAllow(actor.grants, scope, agent);
+}
+
+/** The person behind a session cookie in `headers`, with their current roles; null without a valid session. */
+export async function resolveActor(headers: Headers, database: Database): Promise<Actor | null> {
+  if (!headers.get("cookie")) return null;
+  const auth = await getAuth(database);
+  const session = await auth.api.getSession({ headers });
+  if (!session) return null;
+  const user = await database.db.user.findUnique({ where: { id: session.user.id }, select: { id: true, name: true, email: true, disabledAt: true } });
+  if (!user || user.disabledAt) return null;
+  return makeActor("user", user.id, user.name, await loadGrants(database.db, user.id), { email: user.email });
 }

@@ -87,7 +87,7 @@ export async function openDatabase(target: DbTarget): Promise<Database> {
       db,
       target,
       beforeWrite: () => gate.idle(),
-      transaction(fn) {
+      transaction(fn, opts) {
         return gate.exclusive(async () => {
           txClient ??= openSqliteClient(target);
           const client = await txClient;
@@ -96,7 +96,7 @@ export async function openDatabase(target: DbTarget): Promise<Database> {
               // BEGIN is deferred: take the write lock now, so another process cannot invalidate this
               // transaction's snapshot halfway (SQLITE_BUSY_SNAPSHOT); waiting is bounded by busy_timeout.
               await tx.$executeRawUnsafe(`DELETE FROM "SystemSetting" WHERE 0`);
-              return fn(tx);
+              return track(tx, opts?.locks, fn);
             },
             { timeout: 15_000, maxWait: 15_000 },
           );
@@ -120,12 +120,26 @@ export async function openDatabase(target: DbTarget): Promise<Database> {
           for (const name of [...new Set(opts?.locks ?? [])].sort()) {
             await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", name);
           }
-          return fn(tx);
+          return track(tx, opts?.locks, fn);
         },
         { timeout: 15_000, maxWait: 15_000 },
       ),
     close: () => db.$disconnect(),
   };
+}
+
+// Which interactive transaction a client is, and the locks it was opened with. Code that must run
+// inside one (the audit log's appendAudit) asks here instead of trusting its caller.
+const openTransactions = new WeakMap<object, { locks: readonly string[] }>();
+
+function track<T>(tx: Tx, locks: readonly string[] | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  openTransactions.set(tx, { locks: [...new Set(locks ?? [])] });
+  return fn(tx);
+}
+
+/** The locks of the `database.transaction` this client belongs to, or null outside one. */
+export function transactionLocks(client: Db | Tx): readonly string[] | null {
+  return openTransactions.get(client)?.locks ?? null;
 }
 
 // The process-wide database, opened on first use from DATABASE_URL. Kept on globalThis so

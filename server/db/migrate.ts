@@ -59,6 +59,17 @@ function patchPgCharType() {
   };
 }
 
+/**
+ * adapter-pg's `executeScript` splits a migration on every ";", which breaks dollar-quoted bodies such
+ * as the audit log's trigger function; pg's simple query protocol runs a whole script as it is.
+ */
+function runPgScriptsWhole(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  adapter.executeScript = async (script) => {
+    await adapter.executeRaw({ sql: script, args: [], argTypes: [] });
+  };
+  return adapter;
+}
+
 /** For Postgres, a shadow database we create and drop ourselves (the adapter drops it before closing its pool). */
 function pgMigrationFactory(target: Extract<DbTarget, { dialect: "postgresql" }>): SqlMigrationAwareDriverAdapterFactory {
   const main = pgAdapterFactory(target);
@@ -151,7 +162,7 @@ export async function withEngine<T>(target: DbTarget, fn: (engine: SchemaEngine)
   // the pool (Postgres) is released as soon as the command ends.
   const opened: SqlDriverAdapter[] = [];
   const track = async (p: Promise<SqlDriverAdapter>) => {
-    const adapter = await p;
+    const adapter = target.dialect === "postgresql" ? runPgScriptsWhole(await p) : await p;
     opened.push(adapter);
     return adapter;
   };

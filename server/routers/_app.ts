@@ -1,9 +1,19 @@
 // The root router: one line per feature router. Routers stay thin; domain code lives in server/<feature>/.
 import { createCallerFactory, createTRPCRouter } from "@/server/trpc";
 import { systemRouter } from "./system/_router";
+import { authRouter } from "./auth/_router";
+import { peopleRouter } from "./people/_router";
+import { passkeysRouter } from "./passkeys/_router";
+import { botKeysRouter } from "./botKeys/_router";
+import { auditRouter } from "./audit/_router";
 
 export const appRouter = createTRPCRouter({
   system: systemRouter,
+  auth: authRouter,
+  people: peopleRouter,
+  passkeys: passkeysRouter,
+  botKeys: botKeysRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,14 +1,19 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState } from "@/components/ui/empty-state";
+import { NotAllowed } from "@/components/auth/not-allowed";
+import { AuditView } from "@/components/audit/audit-view";
+import { actorCan } from "@/server/auth/actor";
+import { requireActor } from "@/app/current-actor";
 
 export const metadata: Metadata = { title: "Audit" };
 
-export default function AuditPage() {
+export default async function AuditPage() {
+  const actor = await requireActor();
+  if (!actorCan(actor, "audit:read")) return <NotAllowed scope="audit:read" />;
   return (
     <>
       <PageHeader title="Audit" description="The hash-chained record of every change, and whether the chain is intact." />
-      <EmptyState title="The audit log is empty" />
+      <AuditView />
     </>
   );
 }

@@ -1,0 +1,82 @@
+// Accounts and sessions for people, through better-auth (email + password, httpOnly session cookies).
+// One instance per open Database, so tests on several databases stay apart. Sign-up is off: people
+// are created by the setup page, an admin, or the demo seeder (server/auth/users.ts), never by themselves.
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import type { Database } from "@/server/db/client";
+import { newId } from "./canonical";
+import { publicOrigin } from "./origin";
+import { authSecret } from "./secret";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/auth/password-policy";
+import { recordSignIn, refuseDisabledUser, signInGuards } from "./sign-in-hooks";
+
+export const SESSION_COOKIE_PREFIX = "lightgate";
+// Only sign-in, sign-out and session reads are served. Everything else better-auth offers would write
+// people or passwords around our rules (password policy, audit log), so it is switched off.
+const DISABLED_PATHS = [
+  "/sign-up/email", "/sign-in/social", "/callback/:id", "/change-email", "/change-password", "/set-password",
+  "/delete-user", "/delete-user/callback", "/link-social", "/unlink-account", "/update-user", "/update-session",
+  "/request-password-reset", "/reset-password", "/reset-password/:token", "/send-verification-email", "/verify-email",
+  "/get-access-token", "/refresh-token", "/account-info", "/list-accounts", "/verify-password",
+];
+const ID_PREFIX: Record<string, string> = { user: "usr", session: "ses", account: "acc", verification: "ver" };
+
+async function buildAuth(database: Database) {
+  const { origin } = publicOrigin();
+  return betterAuth({
+    appName: "Lightgate",
+    baseURL: origin,
+    basePath: "/api/auth",
+    secret: await authSecret(database.db),
+    trustedOrigins: [origin],
+    database: prismaAdapter(database.db, { provider: database.target.dialect === "sqlite" ? "sqlite" : "postgresql" }),
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+    },
+    user: { additionalFields: { disabledAt: { type: "date", required: false, input: false } } },
+    // Sessions live in the database and are looked up on every request (no cookie cache), so
+    // deactivating a person or revoking a session takes effect at once.
+    session: { modelName: "authSession", expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    account: { modelName: "authAccount" },
+    verification: { modelName: "authVerification" },
+    advanced: {
+      cookiePrefix: SESSION_COOKIE_PREFIX,
+      useSecureCookies: origin.startsWith("https:"),
+      database: { generateId: ({ model }) => newId(ID_PREFIX[model] ?? model.slice(0, 3)) },
+    },
+    // Password guessing: a few sign-in attempts per minute per client address (LIGHTGATE_SIGNIN_ATTEMPTS_PER_MINUTE).
+    rateLimit: { enabled: true, window: 60, max: 600, customRules: { "/sign-in/email": { window: 60, max: signInAttemptsPerMinute() } } },
+    telemetry: { enabled: false },
+    disabledPaths: DISABLED_PATHS,
+    hooks: signInGuards(database),
+    databaseHooks: {
+      session: {
+        create: {
+          before: (session) => refuseDisabledUser(database, session.userId),
+          after: (session) => recordSignIn(database, session),
+        },
+      },
+    },
+  });
+}
+
+function signInAttemptsPerMinute(source: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(source.LIGHTGATE_SIGNIN_ATTEMPTS_PER_MINUTE ?? 10);
+  return Number.isInteger(n) && n > 0 ? n : 10;
+}
+
+export type Auth = Awaited<ReturnType<typeof buildAuth>>;
+
+const instances = new WeakMap<Database, Promise<Auth>>();
+
+export function getAuth(database: Database): Promise<Auth> {
+  let auth = instances.get(database);
+  if (!auth) {
+    auth = buildAuth(database);
+    instances.set(database, auth);
+  }
+  return auth;
+}

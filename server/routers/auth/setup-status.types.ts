@@ -1,0 +1,3 @@
+import { z } from "zod";
+
+export const ZSetupStatusResponse = z.object({ needed: z.boolean() });

@@ -1,0 +1,3 @@
+import { z } from "zod";
+
+export const ZRemovePasskeyInput = z.object({ passkeyId: z.string().min(1) });

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { grantsAllow, HUMAN_ROLES, ROLE_SCOPES, SCOPES, scopesFor, SERVICE_ROLES } from "@/lib/auth/scopes";
+
+describe("the role → scope table", () => {
+  it("names only known scopes, and every scope is held by some role", () => {
+    const held = new Set(Object.values(ROLE_SCOPES).flat());
+    for (const s of held) expect(SCOPES).toContain(s);
+    for (const s of SCOPES) expect(held.has(s), s).toBe(true);
+  });
+
+  it("keeps policy and pointers away from the learner-facing service identities", () => {
+    for (const role of ["runner", "algorithm"] as const) {
+      for (const s of ["policy:write", "approval:canary", "approval:default", "rollback:execute", "users:manage", "apikeys:manage"] as const) {
+        expect(ROLE_SCOPES[role], `${role} must not hold ${s}`).not.toContain(s);
+      }
+    }
+    expect(ROLE_SCOPES.trainer).not.toContain("approval:default");
+    expect(ROLE_SCOPES.admin).not.toContain("approval:default"); // admins manage, approvers approve
+  });
+
+  it("every person can look after their own account; no service can", () => {
+    for (const r of HUMAN_ROLES) expect(ROLE_SCOPES[r]).toContain("account:self");
+    for (const r of SERVICE_ROLES) expect(ROLE_SCOPES[r]).not.toContain("account:self");
+  });
+
+  it("per-agent grants count only for their agent; instance-wide grants everywhere", () => {
+    const grants = [{ role: "viewer" as const, agent: null }, { role: "release_approver" as const, agent: "a" }];
+    expect(grantsAllow(grants, "approval:default", "a")).toBe(true);
+    expect(grantsAllow(grants, "approval:default", "b")).toBe(false);
+    expect(grantsAllow(grants, "approval:default")).toBe(false);
+    expect(grantsAllow(grants, "dashboard:read", "b")).toBe(true);
+    expect([...scopesFor(grants)].sort()).toEqual([...ROLE_SCOPES.viewer].sort());
+  });
+});
