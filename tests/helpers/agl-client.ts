@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the wire JSON is untyped, as for the Python client; tests assert on it */
 // A TypeScript stand-in for agentlightning 0.3's LightningStoreClient (store/client_server.py): the same
 // routes, payloads and parsing rules (an item is an AttemptedRollout iff it has an "attempt" key), so a
 // suite can play the Python client's calls against our server over real HTTP.
