@@ -58,7 +58,10 @@ const workersQuery = (method: "GET" | "POST"): Route => ({
   },
 });
 
-/** Spans are served as stored text; big results stream in chunks so memory stays bounded. */
+const SPAN_CHUNK = 2_000;
+const pageJson = (items: string[], limit: number, offset: number, total: number) => `{"items":[${items.join(",")}],"limit":${limit},"offset":${offset},"total":${total}}`;
+
+/** Spans are served as stored text; results larger than one chunk stream, so memory stays bounded. */
 const spansQuery = (method: "GET" | "POST"): Route => ({
   method,
   path: method === "GET" ? "spans" : "spans/search",
@@ -66,38 +69,29 @@ const spansQuery = (method: "GET" | "POST"): Route => ({
   async handle(ctx) {
     const q = parseWith(s.spanQuery, await queryInput(ctx, method), method === "GET" ? "query" : "body");
     const limit = q.limit ?? -1;
-    if (limit !== -1 && limit <= 1000) {
-      const page = await ctx.store.querySpansText(q);
-      return jsonText(`{"items":[${page.items.join(",")}],"limit":${page.limit},"offset":${page.offset},"total":${page.total}}`);
-    }
-    const first = await ctx.store.querySpansText({ ...q, limit: 1 }); // validates the query, resolves "latest"
-    const total = first.total === 0 ? 0 : await ctx.store.countSpans(q);
     const offset = q.offset ?? 0;
+    const first = await ctx.store.querySpansText({ ...q, limit: limit === -1 ? SPAN_CHUNK : Math.min(limit, SPAN_CHUNK) });
+    if ((limit !== -1 && limit <= SPAN_CHUNK) || first.items.length < SPAN_CHUNK) return jsonText(pageJson(first.items, limit, offset, first.total));
+    const rest = ctx.store.streamSpansText({ ...q, offset: offset + SPAN_CHUNK, limit: limit === -1 ? -1 : limit - SPAN_CHUNK }, SPAN_CHUNK);
     const enc = new TextEncoder();
-    const chunks = ctx.store.streamSpansText(q);
-    let started = false;
+    let opened = false;
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
-        const next = await chunks.next();
-        if (next.done) {
-          controller.enqueue(enc.encode(`],"limit":${limit},"offset":${offset},"total":${total}}`));
-          controller.close();
+        if (!opened) {
+          opened = true;
+          controller.enqueue(enc.encode(`{"items":[${first.items.join(",")}`));
           return;
         }
-        controller.enqueue(enc.encode((started ? "," : '{"items":[') + next.value.join(",")));
-        started = true;
-      },
-      start(controller) {
-        if (total === 0) {
-          controller.enqueue(enc.encode(`{"items":[],"limit":${limit},"offset":${offset},"total":0}`));
+        const next = await rest.next();
+        if (next.done) {
+          controller.enqueue(enc.encode(`],"limit":${limit},"offset":${offset},"total":${first.total}}`));
           controller.close();
-        }
+        } else controller.enqueue(enc.encode("," + next.value.join(",")));
       },
       async cancel() {
-        await chunks.return(undefined);
+        await rest.return(undefined);
       },
     });
-    // Once started, the body always opens with '{"items":[' (the first pull writes it).
     return new Response(stream, { headers: { "content-type": "application/json" } });
   },
 });

@@ -220,7 +220,7 @@ describeEachDialect("store REST conformance", (dialect) => {
     expect(await status(s.client.queryRollouts({ limit: -2 }))).toBe(400);
     expect(await status(s.client.queryRollouts({ offset: -1 }))).toBe(400);
     expect(await status(s.client.queryRollouts({ sort_by: "nope" }))).toBe(400);
-    const e = await s.client.request("POST", "/queues/rollouts/enqueue", { json: { rollouts: [{ mode: "train" }] } }).catch((x) => x);
+    const e = (await s.client.request("POST", "/queues/rollouts/enqueue", { json: { rollouts: [{ mode: "train" }] } }).catch((x: unknown) => x)) as HttpStatusError & { body: { detail: { loc: unknown[] }[] } };
     expect(e.status).toBe(422);
     expect(e.body.detail[0].loc).toEqual(["body", "rollouts", 0, "input"]);
     const g = await fetch(`${s.url}/v1/agl/rollouts?limit=abc`, { headers: { Authorization: `Bearer ${s.keys.runner}` } });
@@ -311,5 +311,25 @@ describe("store REST auth", () => {
     const stored = await s.database.db.apiKey.findUniqueOrThrow({ where: { id: key.id } });
     expect(stored.secretHash).not.toContain(token.split("_")[2]);
     expect(stored.lastUsedAt).not.toBeNull();
+  });
+});
+
+describe("large span queries stream", () => {
+  let s: StoreServer;
+  beforeAll(async () => {
+    s = await startStoreServer("sqlite", "stream");
+  });
+  afterAll(() => s?.close());
+
+  it("serves 4,500 spans across chunks in order with the right total", { timeout: 60_000 }, async () => {
+    const r = await s.client.startRollout({ big: true });
+    const spans = Array.from({ length: 4_500 }, (_, i) => makeSpan(r.rollout_id, r.attempt.attempt_id, i + 1, `s${i}`, { span_id: (i + 1).toString(16).padStart(16, "0") }));
+    for (let i = 0; i < spans.length; i += 500) await s.store.addSpans(spans.slice(i, i + 500));
+    const all = await s.client.querySpans(r.rollout_id);
+    expect(all.total).toBe(4_500);
+    expect(all.items.map((x: { sequence_id: number }) => x.sequence_id)).toEqual(spans.map((x) => x.sequence_id));
+    const tail = await s.client.querySpans(r.rollout_id, null, { offset: 4_000, limit: -1 });
+    expect(tail).toMatchObject({ total: 4_500, offset: 4_000 });
+    expect(tail.items).toHaveLength(500);
   });
 });
