@@ -222,7 +222,7 @@ describeEachDialect("store REST conformance", (dialect) => {
     expect(await status(s.client.queryRollouts({ sort_by: "nope" }))).toBe(400);
     const e = (await s.client.request("POST", "/queues/rollouts/enqueue", { json: { rollouts: [{ mode: "train" }] } }).catch((x: unknown) => x)) as HttpStatusError & { body: { detail: { loc: unknown[] }[] } };
     expect(e.status).toBe(422);
-    expect(e.body.detail[0].loc).toEqual(["body", "rollouts", 0, "input"]);
+    expect(e.body.detail[0]!.loc).toEqual(["body", "rollouts", 0, "input"]);
     const g = await fetch(`${s.url}/v1/agl/rollouts?limit=abc`, { headers: { Authorization: `Bearer ${s.keys.runner}` } });
     expect(g.status).toBe(422);
   });
