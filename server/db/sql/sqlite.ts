@@ -9,6 +9,7 @@ import { SQLITE_PRAGMAS } from "../adapters";
 import { SQLITE_DIALECT, type Program, type SqlDialect, type SqlOp, type SqlRunner } from "./program";
 
 const MAX_CACHED_STATEMENTS = 512;
+const BUSY_TIMEOUT_MS = 10_000;
 
 export class SqliteRunner implements SqlRunner {
   readonly dialect: SqlDialect = SQLITE_DIALECT;
@@ -17,8 +18,12 @@ export class SqliteRunner implements SqlRunner {
   #beforeWrite: () => Promise<void>;
 
   constructor(file: string, beforeWrite: () => Promise<void>) {
-    this.#db = new Database(file, { timeout: 10_000 });
+    this.#db = new Database(file, { timeout: 0 });
     for (const pragma of SQLITE_PRAGMAS) this.#db.exec(pragma);
+    // Never wait synchronously for the lock: the holder may be another connection of this very process
+    // (Prisma's adapter commits after an await), which a blocked event loop could never let finish.
+    // write() retries asynchronously instead.
+    this.#db.pragma("busy_timeout = 0");
     if (this.#db.pragma("journal_mode", { simple: true }) !== "wal") this.#db.pragma("journal_mode = WAL");
     this.#beforeWrite = beforeWrite;
   }
@@ -60,9 +65,18 @@ export class SqliteRunner implements SqlRunner {
   }
 
   async write<T>(program: (d: SqlDialect) => Program<T>): Promise<T> {
-    await this.#beforeWrite();
-    // better-sqlite3's transaction(): BEGIN IMMEDIATE, COMMIT, or ROLLBACK when the function throws.
-    return this.#db.transaction(() => this.#drive(program(this.dialect))).immediate();
+    const deadline = Date.now() + BUSY_TIMEOUT_MS;
+    for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
+      await this.#beforeWrite();
+      try {
+        // better-sqlite3's transaction(): BEGIN IMMEDIATE, COMMIT, or ROLLBACK when the function throws.
+        return this.#db.transaction(() => this.#drive(program(this.dialect))).immediate();
+      } catch (e) {
+        const code = (e as { code?: string }).code ?? "";
+        if (!code.startsWith("SQLITE_BUSY") || Date.now() > deadline) throw e;
+      }
+      await new Promise((r) => setTimeout(r, delay));
+    }
   }
 
   async close(): Promise<void> {

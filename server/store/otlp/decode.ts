@@ -211,3 +211,9 @@ export function decodeJson(body: unknown): OtlpResourceSpans[] {
     ),
   }));
 }
+
+/** Encodes an ExportTraceServiceRequest given in the schema's snake_case field names (benchmarks, tests). */
+export function encodeTraceRequest(message: Record<string, unknown>): Uint8Array {
+  const { request } = protoTypes();
+  return request.encode(request.fromObject(message)).finish();
+}
