@@ -5,6 +5,7 @@ import type { LightningStore, Rollout, AttemptedRollout, Span, EnqueueRolloutReq
 import { wireAttempt } from "../rows";
 import type { Access } from "./auth";
 import { HttpError, json, jsonText, objectBody, parseWith, queryObject } from "./io";
+import type { z } from "zod";
 import * as s from "./schemas";
 
 export type RouteContext = { store: LightningStore; params: string[]; url: URL; body: () => Promise<unknown> };
@@ -27,36 +28,25 @@ function pick<T extends Record<string, unknown>>(parsed: T, body: Record<string,
   return Object.fromEntries(Object.entries(parsed).filter(([k]) => k in body)) as Partial<T>;
 }
 
-const rolloutsQuery = (method: "GET" | "POST"): Route => ({
-  method,
-  path: method === "GET" ? "rollouts" : "rollouts/search",
-  access: "read",
-  async handle(ctx) {
-    const q = parseWith(s.rolloutQuery, await queryInput(ctx, method), method === "GET" ? "query" : "body");
-    return json(await ctx.store.queryRollouts(q));
-  },
-});
+/** A paginated query served twice, as the reference does: GET with a query string and POST …/search with a body. */
+function queryRoutes<T>(path: string, schema: z.ZodType<T>, run: (ctx: RouteContext, q: T) => Promise<unknown>): Route[] {
+  return (["GET", "POST"] as const).map((method) => ({
+    method,
+    path: method === "GET" ? path : `${path}/search`,
+    access: "read" as const,
+    async handle(ctx: RouteContext) {
+      const q = parseWith(schema, await queryInput(ctx, method), method === "GET" ? "query" : "body");
+      return json(await run(ctx, q));
+    },
+  }));
+}
 
-const attemptsQuery = (method: "GET" | "POST"): Route => ({
-  method,
-  path: method === "GET" ? "rollouts/:rid/attempts" : "rollouts/:rid/attempts/search",
-  access: "read",
-  async handle(ctx) {
-    const q = parseWith(s.attemptQuery, await queryInput(ctx, method), method === "GET" ? "query" : "body");
-    const page = await ctx.store.queryAttempts(ctx.params[0]!, q);
-    return json({ ...page, items: page.items.map(wireAttempt) });
-  },
+const rolloutsQuery = queryRoutes("rollouts", s.rolloutQuery, (ctx, q) => ctx.store.queryRollouts(q));
+const attemptsQuery = queryRoutes("rollouts/:rid/attempts", s.attemptQuery, async (ctx, q) => {
+  const page = await ctx.store.queryAttempts(ctx.params[0]!, q);
+  return { ...page, items: page.items.map(wireAttempt) };
 });
-
-const workersQuery = (method: "GET" | "POST"): Route => ({
-  method,
-  path: method === "GET" ? "workers" : "workers/search",
-  access: "read",
-  async handle(ctx) {
-    const q = parseWith(s.workerQuery, await queryInput(ctx, method), method === "GET" ? "query" : "body");
-    return json(await ctx.store.queryWorkers(q));
-  },
-});
+const workersQuery = queryRoutes("workers", s.workerQuery, (ctx, q) => ctx.store.queryWorkers(q));
 
 const SPAN_CHUNK = 2_000;
 const pageJson = (items: string[], limit: number, offset: number, total: number) => `{"items":[${items.join(",")}],"limit":${limit},"offset":${offset},"total":${total}}`;
@@ -126,8 +116,7 @@ export const ROUTES: Route[] = [
       return json(await ctx.store.startRollout(body as EnqueueRolloutRequest & { worker_id?: string | null }), 201);
     },
   },
-  rolloutsQuery("GET"),
-  rolloutsQuery("POST"),
+  ...rolloutsQuery,
   { method: "GET", path: "rollouts/:rid", access: "read", handle: async (ctx) => nullIfMissing<Rollout | AttemptedRollout>(await ctx.store.getRollout(ctx.params[0]!)) },
   {
     method: "POST",
@@ -149,8 +138,7 @@ export const ROUTES: Route[] = [
       return json(await ctx.store.startAttempt(ctx.params[0]!, body.worker_id ?? null), 201);
     },
   },
-  attemptsQuery("GET"),
-  attemptsQuery("POST"),
+  ...attemptsQuery,
   {
     method: "GET",
     path: "rollouts/:rid/attempts/latest",
@@ -171,8 +159,7 @@ export const ROUTES: Route[] = [
       return json(await ctx.store.updateAttempt(ctx.params[0]!, ctx.params[1]!, pick(body, raw) as Parameters<LightningStore["updateAttempt"]>[2]));
     },
   },
-  workersQuery("GET"),
-  workersQuery("POST"),
+  ...workersQuery,
   { method: "GET", path: "workers/:wid", access: "read", handle: async (ctx) => nullIfMissing(await ctx.store.getWorker(ctx.params[0]!)) },
   {
     method: "POST",

@@ -28,27 +28,16 @@ const requireInput = <T extends z.ZodType>(schema: T) =>
     if (typeof v === "object" && v !== null && !("input" in v)) ctx.addIssue({ code: "custom", path: ["input"], message: "Field required" });
   });
 
-export const enqueueRequest = requireInput(
-  z.object({
-    input: z.unknown(),
-    mode: rolloutMode.nullable().optional(),
-    resources_id: idString.nullable().optional(),
-    config: rolloutConfig.nullable().optional(),
-    metadata: jsonObject.nullable().optional(),
-  }),
-);
-
+const rolloutFields = {
+  input: z.unknown(),
+  mode: rolloutMode.nullable().optional(),
+  resources_id: idString.nullable().optional(),
+  config: rolloutConfig.nullable().optional(),
+  metadata: jsonObject.nullable().optional(),
+};
+export const enqueueRequest = requireInput(z.object(rolloutFields));
 export const enqueueBody = z.object({ rollouts: z.array(enqueueRequest).max(10_000, "at most 10,000 rollouts per request") });
-export const startRolloutBody = requireInput(
-  z.object({
-    input: z.unknown(),
-    mode: rolloutMode.nullable().optional(),
-    resources_id: idString.nullable().optional(),
-    config: rolloutConfig.nullable().optional(),
-    metadata: jsonObject.nullable().optional(),
-    worker_id: idString.nullable().optional(),
-  }),
-);
+export const startRolloutBody = requireInput(z.object({ ...rolloutFields, worker_id: idString.nullable().optional() }));
 export const dequeueBody = z.object({ limit: z.number().int("must be an integer").max(10_000).optional(), worker_id: idString.nullable().optional() });
 export const startAttemptBody = z.object({ worker_id: idString.nullable().optional() });
 
