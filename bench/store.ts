@@ -21,6 +21,8 @@ const arg = (name: string, fallback: string) => {
 const PORT = Number(arg("port", "3310"));
 const SECONDS = Number(arg("seconds", "6"));
 const ONLY = arg("only", "");
+/** "next" (production, the default) or "bare" (the same handler in a plain node:http server, to see Next's share). */
+const SERVER = arg("server", "next");
 
 async function request(method: string, p: string, body: Buffer | string | null, headers: Record<string, string>): Promise<{ status: number; body: Buffer }> {
   const res = await fetch(`http://127.0.0.1:${PORT}${p}`, { method, headers, body: body === null ? undefined : typeof body === "string" ? body : new Uint8Array(body) });
@@ -40,7 +42,10 @@ async function measure(workers: number, step: (w: number) => Promise<number>): P
   let units = 0;
   const t0 = performance.now();
   await Promise.all(Array.from({ length: workers }, async (_, w) => {
-    while (Date.now() < end) units += await step(w);
+    while (Date.now() < end) {
+      const done = await step(w); // not `units += await …`: that reads `units` before the await and loses updates
+      units += done;
+    }
   }));
   return units / ((performance.now() - t0) / 1000);
 }
@@ -73,14 +78,16 @@ function otlpBody(rid: string, aid: string, count: number): Buffer {
 
 function startServer(databaseUrl: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join("node_modules", ".bin", "next"), ["start", "-p", String(PORT), "-H", "127.0.0.1"], {
+    const [cmd, args] =
+      SERVER === "bare" ? [process.execPath, ["--import", "tsx", "scripts/store/serve.ts", "--port", String(PORT)]] : [path.join("node_modules", ".bin", "next"), ["start", "-p", String(PORT), "-H", "127.0.0.1"]];
+    const child = spawn(cmd, args, {
       env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", LIGHTGATE_DEMO: "0" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
     const onData = (d: Buffer) => {
       out += d.toString();
-      if (/Ready|started server|Local:/i.test(out)) resolve(child);
+      if (/Ready|started server|Local:|ready http/i.test(out)) resolve(child);
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
@@ -165,7 +172,7 @@ if (ONLY !== "sqlite") {
   }
 }
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
-console.log(`\nstore bench (${os.cpus().length} cores, ${SECONDS}s per phase, next start)`);
+console.log(`\nstore bench (${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}, ${SECONDS}s per phase, ${SERVER === "bare" ? "bare node:http server" : "next start"})`);
 console.log("| database | enqueue/s (×100) | dequeue+complete/s (8 workers) | REST spans/s (c=16) | OTLP spans/s (100/req) | query_spans 1,000 p50 / p99 |");
 console.log("| --- | --- | --- | --- | --- | --- |");
 for (const r of results) console.log(`| ${r.label} | ${fmt(r.enqueue)} | ${fmt(r.cycles)} | ${fmt(r.restSpans)} | ${fmt(r.otlp)} | ${r.p50.toFixed(1)} ms / ${r.p99.toFixed(1)} ms |`);

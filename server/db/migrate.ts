@@ -125,6 +125,36 @@ export function readMigrations(dialect: Dialect): MigrationList {
   };
 }
 
+/**
+ * When replaying migrations into the SQLite shadow database the engine sends each migration file as one
+ * raw query, which better-sqlite3 refuses once a file holds more than one statement ("contains more than
+ * one statement"). Such scripts go through `executeScript` (better-sqlite3 `exec`) instead.
+ */
+function allowMultiStatementScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  const multi = (e: unknown) => /more than one statement/.test(String((e as { cause?: unknown })?.cause ?? "") + String((e as Error)?.message ?? "") + JSON.stringify(e));
+  const executeRaw = adapter.executeRaw.bind(adapter);
+  const queryRaw = adapter.queryRaw.bind(adapter);
+  adapter.executeRaw = async (q) => {
+    try {
+      return await executeRaw(q);
+    } catch (e) {
+      if (q.args.length > 0 || !multi(e)) throw e;
+      await adapter.executeScript(q.sql);
+      return 0;
+    }
+  };
+  adapter.queryRaw = async (q) => {
+    try {
+      return await queryRaw(q);
+    } catch (e) {
+      if (q.args.length > 0 || !multi(e)) throw e;
+      await adapter.executeScript(q.sql);
+      return { columnNames: [], columnTypes: [], rows: [] };
+    }
+  };
+  return adapter;
+}
+
 export async function withEngine<T>(target: DbTarget, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
   const wasm = await loadWasm();
   if (target.dialect === "postgresql") patchPgCharType();
@@ -141,7 +171,7 @@ export async function withEngine<T>(target: DbTarget, fn: (engine: SchemaEngine)
     provider: inner.provider,
     adapterName: inner.adapterName,
     connect: () => track(inner.connect()),
-    connectToShadowDb: () => track(inner.connectToShadowDb()),
+    connectToShadowDb: () => track(inner.connectToShadowDb().then(target.dialect === "sqlite" ? allowMultiStatementScripts : (a) => a)),
   };
   const files = readSchemaFiles(target.dialect);
   const engine = await wasm.SchemaEngine.new(

@@ -6,7 +6,7 @@ import { anonymousAllowed } from "./http/auth";
 import { createStoreHttpHandler } from "./http/handler";
 import { createStore, type LightningStore } from "./index";
 
-type Runtime = { store: LightningStore; handle: (r: Request) => Promise<Response>; timer?: ReturnType<typeof setInterval> };
+type Runtime = { store: LightningStore; handle: (r: Request) => Promise<Response>; timer?: ReturnType<typeof setInterval>; retention?: ReturnType<typeof setInterval> };
 const g = globalThis as unknown as { lightgateStore?: Promise<Runtime> };
 
 export function getStoreRuntime(): Promise<Runtime> {
@@ -34,10 +34,17 @@ export async function startStoreBackground(): Promise<() => void> {
         .finally(() => (running = false));
     }, every);
     rt.timer.unref(); // never keeps the process alive on its own
+    const retention = Number(process.env.LIGHTGATE_RETENTION_SECONDS ?? 0);
+    if (retention > 0) {
+      // Finished rollouts older than the configured age go, hourly; held ones (receipts) never do.
+      rt.retention = setInterval(() => void rt.store.pruneFinishedRollouts(retention).catch((e: unknown) => console.error("store retention:", (e as Error).message)), 3_600_000);
+      rt.retention.unref();
+    }
   }
   const stop = () => {
     if (rt.timer) clearInterval(rt.timer);
-    rt.timer = undefined;
+    if (rt.retention) clearInterval(rt.retention);
+    rt.timer = rt.retention = undefined;
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
