@@ -12,9 +12,12 @@ export type IncomingSpan = Span;
 const SPAN_WIDTH = 11;
 const CHUNK = 150;
 
-function* lockRollouts(d: SqlDialect, ids: string[]): Program<Map<string, { latest_attempt_id: string | null }>> {
-  const rows = yield* all<{ rollout_id: string; latest_attempt_id: string | null }>(
-    `SELECT rollout_id, latest_attempt_id FROM store_rollouts WHERE rollout_id IN (${placeholders(ids.length)}) ORDER BY rollout_id${d.forUpdate}`,
+/** Heartbeats closer together than this are not written again (the watchdog works in seconds). */
+const HEARTBEAT_RESOLUTION_SECONDS = 1;
+
+function* lockRollouts(d: SqlDialect, ids: string[]): Program<Map<string, { latest_attempt_id: string | null; span_seq: number }>> {
+  const rows = yield* all<{ rollout_id: string; latest_attempt_id: string | null; span_seq: number }>(
+    `SELECT rollout_id, latest_attempt_id, span_seq FROM store_rollouts WHERE rollout_id IN (${placeholders(ids.length)}) ORDER BY rollout_id${d.forUpdate}`,
     ids,
   );
   return new Map(rows.map((r) => [r.rollout_id, r]));
@@ -31,11 +34,11 @@ export function* addSpans(d: SqlDialect, spans: IncomingSpan[], now: number): Pr
   const rollouts = yield* lockRollouts(d, rolloutIds);
   for (const id of rolloutIds) if (!rollouts.has(id)) throw new StoreNotFoundError(`Rollout ${id} not found`);
   const attemptIds = [...new Set(spans.map((s) => s.attempt_id))];
-  const attempts = yield* all<{ rollout_id: string; attempt_id: string }>(
-    `SELECT rollout_id, attempt_id FROM store_attempts WHERE rollout_id IN (${placeholders(rolloutIds.length)}) AND attempt_id IN (${placeholders(attemptIds.length)})`,
+  const attempts = yield* all<{ rollout_id: string; attempt_id: string; status: string; last_heartbeat_time: number | null }>(
+    `SELECT rollout_id, attempt_id, status, last_heartbeat_time FROM store_attempts WHERE rollout_id IN (${placeholders(rolloutIds.length)}) AND attempt_id IN (${placeholders(attemptIds.length)})`,
     [...rolloutIds, ...attemptIds],
   );
-  const known = new Set(attempts.map((a) => `${a.rollout_id}\u0000${a.attempt_id}`));
+  const known = new Map(attempts.map((a) => [`${a.rollout_id}\u0000${a.attempt_id}`, a]));
   for (const s of spans) if (!known.has(`${s.rollout_id}\u0000${s.attempt_id}`)) throw new StoreNotFoundError(`Attempt ${s.attempt_id} not found for rollout ${s.rollout_id}`);
 
   // Allocate sequence ids where missing, then raise each counter to the highest explicit id.
@@ -52,7 +55,7 @@ export function* addSpans(d: SqlDialect, spans: IncomingSpan[], now: number): Pr
       need.forEach((s, i) => (s.sequence_id = end - need.length + 1 + i));
     }
     const max = highest.get(id);
-    if (max !== undefined) yield* run(`UPDATE store_rollouts SET span_seq = ${d.greatest("span_seq", "?")} WHERE rollout_id = ?`, [max, id]);
+    if (max !== undefined && max > Number(rollouts.get(id)!.span_seq)) yield* run(`UPDATE store_rollouts SET span_seq = ${d.greatest("span_seq", "?")} WHERE rollout_id = ?`, [max, id]);
   }
 
   const inserted = new Set<string>();
@@ -81,6 +84,9 @@ export function* addSpans(d: SqlDialect, spans: IncomingSpan[], now: number): Pr
     beating.set(`${s.rollout_id}\u0000${s.attempt_id}`, s);
   }
   for (const s of [...beating.values()].sort((a, b) => (a.rollout_id < b.rollout_id ? -1 : a.rollout_id > b.rollout_id ? 1 : 0))) {
+    const a = known.get(`${s.rollout_id}\u0000${s.attempt_id}`)!;
+    const fresh = a.last_heartbeat_time !== null && now - Number(a.last_heartbeat_time) < HEARTBEAT_RESOLUTION_SECONDS;
+    if (fresh && a.status !== "preparing" && a.status !== "unresponsive") continue; // nothing would change
     yield* heartbeat(s.rollout_id, s.attempt_id, rollouts.get(s.rollout_id)!.latest_attempt_id, now);
   }
   return added;
