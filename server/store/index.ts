@@ -266,3 +266,14 @@ export async function requireRollout(store: LightningStore, rolloutId: string) {
   if (!r) throw new StoreNotFoundError(`Rollout ${rolloutId} not found`);
   return r;
 }
+
+const stores = new WeakMap<Database, LightningStore>();
+/** The one store of an open Database (keeps its watchdog debounce and SQL runner across calls). */
+export function storeFor(database: Database): LightningStore {
+  let store = stores.get(database);
+  if (!store) {
+    store = createStore(database);
+    stores.set(database, store);
+  }
+  return store;
+}
