@@ -61,7 +61,19 @@ export class PostgresRunner implements SqlRunner {
     }
   }
 
+  /** One transaction; retried (fresh program, up to 3 times) when PostgreSQL reports a deadlock or serialization failure. */
   async write<T>(program: (d: SqlDialect) => Program<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#writeOnce(program);
+      } catch (e) {
+        const code = (e as { code?: string }).code;
+        if ((code !== "40P01" && code !== "40001") || attempt >= 3) throw e;
+      }
+    }
+  }
+
+  async #writeOnce<T>(program: (d: SqlDialect) => Program<T>): Promise<T> {
     const client = await this.#pool.connect();
     let broken = false;
     try {
