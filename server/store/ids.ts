@@ -1,9 +1,10 @@
 // Identifiers with the reference's prefixes and lengths (utils/id.py: hex of a random digest), and a
 // monotonic position used for FIFO order and "latest" (time in microseconds, strictly increasing per process).
-import { randomBytes } from "node:crypto";
+import { randomUUID } from "node:crypto";
 
+/** `chars` (≤ 12) random hex digits: the first 12 of a UUIDv4 are random, and randomUUID draws from a cached pool. */
 function hex(chars: number): string {
-  return randomBytes(Math.ceil(chars / 2)).toString("hex").slice(0, chars);
+  return randomUUID().replace("-", "").slice(0, chars);
 }
 
 export const newRolloutId = () => `ro-${hex(12)}`;

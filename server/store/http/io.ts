@@ -16,13 +16,19 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * Store answers are per-request API data: never cached, and not re-compressed by the web framework
+ * (`no-transform` stops Next's gzip, which cost more CPU than the store work on small JSON bodies).
+ */
+export const API_HEADERS = { "content-type": "application/json", "cache-control": "no-store, no-transform" } as const;
+
 export function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+  return new Response(JSON.stringify(body), { status, headers: API_HEADERS });
 }
 
 /** A JSON response whose body is already serialized text. */
 export function jsonText(body: string, status = 200): Response {
-  return new Response(body, { status, headers: { "content-type": "application/json" } });
+  return new Response(body, { status, headers: API_HEADERS });
 }
 
 export function detail(status: number, message: string): Response {

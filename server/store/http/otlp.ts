@@ -19,7 +19,7 @@ function acceptsGzip(request: Request): boolean {
 
 function reply(request: Request, status: number, contentType: string, body: Uint8Array | string): Response {
   let bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
-  const headers: Record<string, string> = { "content-type": contentType };
+  const headers: Record<string, string> = { "content-type": contentType, "cache-control": "no-store, no-transform" };
   if (acceptsGzip(request) && bytes.byteLength > 0) {
     bytes = new Uint8Array(gzipSync(bytes));
     headers["content-encoding"] = "gzip";

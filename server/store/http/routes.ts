@@ -4,7 +4,7 @@
 import type { LightningStore, Rollout, AttemptedRollout, Span, EnqueueRolloutRequest } from "../index";
 import { wireAttempt } from "../rows";
 import type { Access } from "./auth";
-import { HttpError, json, jsonText, objectBody, parseWith, queryObject } from "./io";
+import { API_HEADERS, HttpError, json, jsonText, objectBody, parseWith, queryObject } from "./io";
 import type { z } from "zod";
 import * as s from "./schemas";
 
@@ -82,7 +82,7 @@ const spansQuery = (method: "GET" | "POST"): Route => ({
         await rest.return(undefined);
       },
     });
-    return new Response(stream, { headers: { "content-type": "application/json" } });
+    return new Response(stream, { headers: API_HEADERS });
   },
 });
 
