@@ -1,19 +1,24 @@
-// A bare store server (node:http around the same handler Next.js serves) for checks that must kill and
-// restart a server process quickly: `tsx scripts/store/serve.ts --port 3311`. Uses DATABASE_URL, migrates
-// first, and lets key-less clients in on loopback only (LIGHTGATE_ALLOW_ANONYMOUS_STORE semantics).
-import { openDatabase } from "../../server/db/client";
+// `npm run store:serve -- --port 4747 [--host 127.0.0.1]`: the store API (/v1/agl, /v1/traces) alone, in a
+// plain node:http server around the same handler Next.js serves, with the watchdog timer. Point runners at
+// it for the highest throughput (see README "Store throughput"); the dashboard keeps running under
+// `npm start` on the same DATABASE_URL. Key-less clients are let in only with
+// LIGHTGATE_ALLOW_ANONYMOUS_STORE=1 on a loopback host, as in the main server.
 import { resolveDbTarget } from "../../server/db/config";
 import { deployMigrations } from "../../server/db/migrate";
-import { createStore } from "../../server/store";
-import { createStoreHttpHandler } from "../../server/store/http/handler";
 import { serveHandler } from "../../server/store/http/node-server";
+import { getStoreRuntime, startStoreBackground } from "../../server/store/runtime";
 
-const portArg = process.argv.indexOf("--port");
-const port = portArg > 0 ? Number(process.argv[portArg + 1]) : 3311;
-const target = resolveDbTarget(process.env.DATABASE_URL);
-await deployMigrations(target);
-const database = await openDatabase(target);
-const store = createStore(database);
-const handle = createStoreHttpHandler({ store, db: database.db, allowAnonymous: true });
-const served = await serveHandler(handle, port, "127.0.0.1");
-console.log(`ready ${served.url}`);
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1]! : fallback;
+};
+const port = Number(arg("port", "4747"));
+const host = arg("host", "127.0.0.1");
+process.env.HOSTNAME = host; // what the anonymous-access rule checks
+
+await deployMigrations(resolveDbTarget(process.env.DATABASE_URL));
+const runtime = await getStoreRuntime();
+await startStoreBackground();
+const served = await serveHandler(runtime.handle, port, host);
+console.log(`ready ${served.url} (store API: /v1/agl, /v1/traces)`);
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void served.close().then(() => process.exit(0)));

@@ -9,7 +9,7 @@ import { makeSpan } from "../../helpers/store";
 
 const PORT = 3312;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lightgate-restart-"));
-const env = { ...process.env, DATABASE_URL: `file:${path.join(dir, "store.db")}` };
+const env = { ...process.env, DATABASE_URL: `file:${path.join(dir, "store.db")}`, LIGHTGATE_ALLOW_ANONYMOUS_STORE: "1" };
 let child: ChildProcess | undefined;
 
 function start(): Promise<ChildProcess> {
