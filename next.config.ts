@@ -9,6 +9,7 @@ const config: NextConfig = {
     "pg",
     "@prisma/schema-engine-wasm",
     "@prisma/driver-adapter-utils",
+    "protobufjs",
   ],
   poweredByHeader: false,
   reactStrictMode: true,

@@ -1,5 +1,6 @@
 // The root router: one line per feature router. Routers stay thin; domain code lives in server/<feature>/.
 import { createCallerFactory, createTRPCRouter } from "@/server/trpc";
+import { storeRouter } from "./store/_router";
 import { systemRouter } from "./system/_router";
 import { authRouter } from "./auth/_router";
 import { peopleRouter } from "./people/_router";
@@ -14,6 +15,7 @@ export const appRouter = createTRPCRouter({
   passkeys: passkeysRouter,
   botKeys: botKeysRouter,
   audit: auditRouter,
+  store: storeRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,73 @@
+// API keys for service identities (runner, algorithm, release_bot). A key is `lgk_<16 hex id>_<43 base64url>`
+// (32 random bytes); only its sha-256 is stored, compared in constant time. The `lgk_<id>` prefix is what
+// lists show. Revoked keys stop working at once in this process and within KEY_CACHE_MS in others.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { SERVICE_ROLES, type ServiceRole } from "@/lib/auth/scopes";
+import type { Db } from "@/server/db/client";
+import { makeActor, type Actor } from "./actor";
+
+const TOKEN = /^lgk_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
+const KEY_CACHE_MS = 5_000;
+const LAST_USED_EVERY_MS = 60_000;
+
+export type ApiKeyInfo = { id: string; name: string; role: ServiceRole; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest();
+
+/** Creates a key; the returned `token` is shown once and never stored. */
+export async function createApiKey(db: Db, opts: { name: string; role: ServiceRole; createdBy?: string }): Promise<{ token: string; key: ApiKeyInfo }> {
+  if (!SERVICE_ROLES.includes(opts.role)) throw new Error(`role must be one of ${SERVICE_ROLES.join(", ")}`);
+  const name = opts.name.trim();
+  if (!name || name.length > 100) throw new Error("name must be 1–100 characters");
+  const idHex = randomBytes(8).toString("hex");
+  const token = `lgk_${idHex}_${randomBytes(32).toString("base64url")}`;
+  const row = await db.apiKey.create({
+    data: { id: `ak-${idHex}`, name, role: opts.role, prefix: `lgk_${idHex}`, secretHash: sha256(token).toString("hex"), createdBy: opts.createdBy ?? null },
+  });
+  return { token, key: info(row) };
+}
+
+function info(row: { id: string; name: string; role: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }): ApiKeyInfo {
+  return { id: row.id, name: row.name, role: row.role as ServiceRole, prefix: row.prefix, createdAt: row.createdAt, lastUsedAt: row.lastUsedAt, revokedAt: row.revokedAt };
+}
+
+export async function listApiKeys(db: Db): Promise<ApiKeyInfo[]> {
+  return (await db.apiKey.findMany({ orderBy: { createdAt: "desc" } })).map(info);
+}
+
+export async function revokeApiKey(db: Db, id: string): Promise<boolean> {
+  const res = await db.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+  cache.clear();
+  return res.count > 0;
+}
+
+type Cached = { actor: Actor | null; until: number };
+const cache = new Map<string, Cached>();
+const lastUsedWritten = new Map<string, number>();
+
+/**
+ * The service actor behind a bearer token, or null (unknown, malformed or revoked). Verified results are
+ * cached for a few seconds so a hot runner does not cost a database read per span.
+ */
+export async function authenticateApiKey(db: Db, token: string): Promise<Actor | null> {
+  const m = TOKEN.exec(token);
+  if (!m) return null;
+  const now = Date.now();
+  const digest = sha256(token);
+  const cacheKey = digest.toString("hex");
+  const hit = cache.get(cacheKey);
+  if (hit && hit.until > now) return hit.actor;
+  const row = await db.apiKey.findUnique({ where: { id: `ak-${m[1]}` } });
+  let actor: Actor | null = null;
+  if (row && !row.revokedAt && timingSafeEqual(Buffer.from(row.secretHash, "hex"), digest)) {
+    actor = makeActor("service", row.id, row.name, [row.role as ServiceRole]);
+    if (now - (lastUsedWritten.get(row.id) ?? 0) > LAST_USED_EVERY_MS) {
+      lastUsedWritten.set(row.id, now);
+      // Best effort and off the request path: a lost "last used" stamp is not worth failing a request.
+      void db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
+    }
+  }
+  if (cache.size > 10_000) cache.clear();
+  cache.set(cacheKey, { actor, until: now + KEY_CACHE_MS });
+  return actor;
+}

@@ -1,0 +1,86 @@
+// The SQLite runner: a direct better-sqlite3 connection for the store's hot paths.
+// Programs run synchronously inside `BEGIN IMMEDIATE … COMMIT`, so a program is atomic and nothing else in
+// this process runs while it holds the write lock. Before writing it awaits `beforeWrite()` (the
+// foundation's gate): an interactive Prisma transaction of this process may hold the lock, and a
+// synchronous wait for it here would block the event loop it needs to finish.
+import Database from "better-sqlite3";
+import type { Statement } from "better-sqlite3";
+import { SQLITE_PRAGMAS } from "../adapters";
+import { SQLITE_DIALECT, type Program, type SqlDialect, type SqlOp, type SqlRunner } from "./program";
+
+const MAX_CACHED_STATEMENTS = 512;
+const BUSY_TIMEOUT_MS = 10_000;
+
+export class SqliteRunner implements SqlRunner {
+  readonly dialect: SqlDialect = SQLITE_DIALECT;
+  #db: Database.Database;
+  #statements = new Map<string, Statement>();
+  #beforeWrite: () => Promise<void>;
+
+  constructor(file: string, beforeWrite: () => Promise<void>) {
+    this.#db = new Database(file, { timeout: 0 });
+    for (const pragma of SQLITE_PRAGMAS) this.#db.exec(pragma);
+    // Never wait synchronously for the lock: the holder may be another connection of this very process
+    // (Prisma's adapter commits after an await), which a blocked event loop could never let finish.
+    // write() retries asynchronously instead.
+    this.#db.pragma("busy_timeout = 0");
+    if (this.#db.pragma("journal_mode", { simple: true }) !== "wal") this.#db.pragma("journal_mode = WAL");
+    this.#beforeWrite = beforeWrite;
+  }
+
+  #statement(sql: string): Statement {
+    let stmt = this.#statements.get(sql);
+    if (!stmt) {
+      if (this.#statements.size >= MAX_CACHED_STATEMENTS) this.#statements.clear();
+      stmt = this.#db.prepare(sql);
+      this.#statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  #exec(op: SqlOp): unknown {
+    const stmt = this.#statement(op.sql);
+    const params = op.params.map((p) => (p === undefined ? null : p));
+    if (op.kind === "all") return stmt.all(...params);
+    return stmt.run(...params).changes;
+  }
+
+  #drive<T>(program: Program<T>): T {
+    let step = program.next();
+    while (!step.done) {
+      let result: unknown;
+      try {
+        result = this.#exec(step.value);
+      } catch (e) {
+        step = program.throw(e);
+        continue;
+      }
+      step = program.next(result);
+    }
+    return step.value;
+  }
+
+  async read<T>(program: (d: SqlDialect) => Program<T>): Promise<T> {
+    return this.#drive(program(this.dialect));
+  }
+
+  async write<T>(program: (d: SqlDialect) => Program<T>): Promise<T> {
+    const deadline = Date.now() + BUSY_TIMEOUT_MS;
+    for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
+      await this.#beforeWrite();
+      try {
+        // better-sqlite3's transaction(): BEGIN IMMEDIATE, COMMIT, or ROLLBACK when the function throws.
+        return this.#db.transaction(() => this.#drive(program(this.dialect))).immediate();
+      } catch (e) {
+        const code = (e as { code?: string }).code ?? "";
+        if (!code.startsWith("SQLITE_BUSY") || Date.now() > deadline) throw e;
+      }
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#statements.clear();
+    if (this.#db.open) this.#db.close();
+  }
+}

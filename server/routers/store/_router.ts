@@ -1,0 +1,18 @@
+import { createTRPCRouter } from "@/server/trpc";
+import { listAttemptsRoute } from "./list-attempts";
+import { listResourcesRoute } from "./list-resources";
+import { listResourcesVersionsRoute } from "./list-resources-versions";
+import { listRolloutsRoute } from "./list-rollouts";
+import { listWorkersRoute } from "./list-workers";
+import { querySpansRoute } from "./query-spans";
+import { getStatisticsRoute } from "./get-statistics";
+
+export const storeRouter = createTRPCRouter({
+  listRollouts: listRolloutsRoute,
+  listAttempts: listAttemptsRoute,
+  querySpans: querySpansRoute,
+  listWorkers: listWorkersRoute,
+  listResources: listResourcesRoute,
+  listResourcesVersions: listResourcesVersionsRoute,
+  getStatistics: getStatisticsRoute,
+});

@@ -1,0 +1,11 @@
+import { z } from "zod";
+import { ROLLOUT_MODES, ROLLOUT_STATUSES } from "@/server/store/types";
+import { ZPage } from "./page.types";
+
+export const ZListRolloutsInput = z.object({
+  ...ZPage,
+  status_in: z.array(z.enum(ROLLOUT_STATUSES)).optional(),
+  mode_in: z.array(z.enum(ROLLOUT_MODES).nullable()).optional(),
+  rollout_id_contains: z.string().max(200).optional(),
+  sort_by: z.enum(["start_time", "end_time", "rollout_id", "status", "mode"]).default("start_time"),
+});

@@ -1,0 +1,146 @@
+// HTTP plumbing for /v1/agl: bounded body reading, JSON with a nesting limit, query strings, and the
+// reference's error shapes (`{"detail": …}`; validation failures as FastAPI's 422 list naming the field).
+import type { z } from "zod";
+import { INT_PARAMS, LIST_PARAMS } from "./schemas";
+
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+export const MAX_JSON_DEPTH = 64;
+
+/** A refusal that becomes an HTTP response as it is. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: unknown,
+  ) {
+    super(typeof detail === "string" ? detail : JSON.stringify(detail));
+  }
+}
+
+/**
+ * Store answers are per-request API data: never cached, and not re-compressed by the web framework
+ * (`no-transform` stops Next's gzip, which cost more CPU than the store work on small JSON bodies).
+ */
+export const API_HEADERS = { "content-type": "application/json", "cache-control": "no-store, no-transform" } as const;
+
+export function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: API_HEADERS });
+}
+
+/** A JSON response whose body is already serialized text. */
+export function jsonText(body: string, status = 200): Response {
+  return new Response(body, { status, headers: API_HEADERS });
+}
+
+export function detail(status: number, message: string): Response {
+  return json({ detail: message }, status);
+}
+
+/** Reads the body, refusing more than `max` bytes (413) before buffering it all. */
+export async function readBody(request: Request, max = MAX_BODY_BYTES): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (declared > max) throw new HttpError(413, `body is larger than ${max} bytes`);
+  if (!request.body) return new Uint8Array();
+  // A declared length within bounds: read in one go (the common case, and the fastest path).
+  if (Number.isFinite(declared)) {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.byteLength > max) throw new HttpError(413, `body is larger than ${max} bytes`);
+    return bytes;
+  }
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      throw new HttpError(413, `body is larger than ${max} bytes`);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** Throws 400 when a parsed JSON value nests deeper than MAX_JSON_DEPTH (checked without recursion). */
+export function checkDepth(value: unknown): void {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth > MAX_JSON_DEPTH) throw new HttpError(400, `body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+  }
+}
+
+/** The JSON body, or `undefined` when the body is empty (routes whose body is optional). */
+export async function readJson(request: Request): Promise<unknown> {
+  const bytes = await readBody(request);
+  if (bytes.byteLength === 0) return undefined;
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new HttpError(400, "body is not valid UTF-8");
+  }
+  if (text.trim() === "") return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new HttpError(400, `body is not valid JSON: ${(e as Error).message}`);
+  }
+  checkDepth(value);
+  return value;
+}
+
+type Issue = { path: PropertyKey[]; message: string; code?: string };
+
+/** FastAPI's validation error shape: 422 with a list naming each bad field (`loc`). */
+export function validationError(where: "body" | "query", issues: readonly Issue[]): HttpError {
+  return new HttpError(
+    422,
+    issues.slice(0, 20).map((i) => {
+      const loc = [where, ...i.path.map((p) => (typeof p === "number" ? p : String(p)))];
+      return { type: i.code ?? "value_error", loc, msg: `${loc.join(".")}: ${i.message}` };
+    }),
+  );
+}
+
+export function parseWith<T>(schema: z.ZodType<T>, value: unknown, where: "body" | "query"): T {
+  const res = schema.safeParse(value);
+  if (!res.success) throw validationError(where, res.error.issues);
+  return res.data;
+}
+
+/** A query string as an object: repeated list keys become arrays, integer keys become numbers. */
+export function queryObject(url: URL): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of url.searchParams) {
+    if (LIST_PARAMS.has(key)) {
+      (out[key] = (out[key] as string[] | undefined) ?? []);
+      (out[key] as string[]).push(value);
+    } else if (INT_PARAMS.has(key)) {
+      if (!/^-?\d{1,15}$/.test(value)) throw validationError("query", [{ path: [key], message: "Input should be a valid integer", code: "int_parsing" }]);
+      out[key] = Number(value);
+    } else out[key] = value;
+  }
+  return out;
+}
+
+/** A body that must be a JSON object (or absent, when `optional`). */
+export function objectBody(value: unknown, optional: boolean): Record<string, unknown> | undefined {
+  if (value === undefined || (optional && value === null)) {
+    if (optional) return undefined;
+    throw validationError("body", [{ path: [], message: "Field required", code: "missing" }]);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw validationError("body", [{ path: [], message: "Input should be a valid dictionary", code: "dict_type" }]);
+  return value as Record<string, unknown>;
+}

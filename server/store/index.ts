@@ -1,0 +1,279 @@
+/**
+ * Lightgate's LightningStore: the Agent Lightning 0.3 store contract, durable on SQLite or PostgreSQL.
+ *
+ *   const store = createStore(database);          // database: server/db/client.ts Database
+ *   await store.enqueueRollouts([{ input, mode: "train", config: { max_attempts: 3, retry_condition: ["failed"] } }]);
+ *   const [claim] = await store.dequeueRollouts({ limit: 1, worker_id: "Worker-0" });
+ *   await store.addSpans([span]);                 // a span is also the attempt's heartbeat
+ *   await store.updateAttempt(claim.rollout_id, "latest", { status: "succeeded" });
+ *
+ * Every method mirrors a LightningStore operation (agentlightning/store/base.py) with the wire's snake_case
+ * shapes; missing ids raise StoreNotFoundError, bad arguments StoreInputError. Reads are paginated
+ * (`limit` -1 = all, `offset`, `sort_by`, `sort_order`) and return `{items, limit, offset, total}`;
+ * `queryRollouts` also filters by `mode_in` for the dashboard. Lightgate's extensions: every attempt keeps
+ * the `reason` it started (`queryAttempts`), resources keep every version with its digest
+ * (`resourcesVersions`), `pruneFinishedRollouts` honours RetentionHold, and `scanWatchdog` runs the
+ * timeout/unresponsive watchdog (startStoreBackground runs it on a timer).
+ *
+ * The hot paths run hand-written SQL through server/db/sql (one transaction per operation; SQLite runs
+ * it synchronously, PostgreSQL claims queue rows with FOR UPDATE SKIP LOCKED).
+ */
+import type { Database } from "@/server/db/client";
+import { sqlRunnerFor, closeSqlRunner } from "@/server/db/sql/runner";
+import { all, placeholders, run } from "@/server/db/sql/program";
+import { StoreNotFoundError } from "./errors";
+import { newResourcesId, nowSeconds } from "./ids";
+import { getWorker, latestAttempt, queryAttempts, queryRollouts, queryWorkers, type PageParams, type RolloutQuery, type WorkerQuery } from "./queries";
+import { getResources, latestResources, putResources, queryResources, resourcesVersion, resourcesVersions, type ResourcesQuery } from "./resources";
+import { candidatesForPrune, pruneBatch } from "./retention";
+import { dequeueRollouts, enqueueRollouts, finishedRollouts, getRollout, startAttempt, startRollout, updateAttempt, updateRollout, type AttemptPatch, type RolloutPatch } from "./rollouts";
+import { wireAttempt } from "./rows";
+import { addSpans, countSpans, nextSequenceIds, querySpansText, type SpanQuery } from "./spans";
+import { applyVerdict, findUnhealthy } from "./watchdog";
+import { heartbeatWorker } from "./workers";
+import { ROLLOUT_STATUSES, type Attempt, type EnqueueRolloutRequest, type JsonObject, type NamedResources, type PaginatedResult, type Span, type StoreStatistics } from "./types";
+
+export * from "./types";
+export { StoreInputError, StoreNotFoundError } from "./errors";
+export type { RolloutQuery, WorkerQuery, PageParams, ResourcesQuery, SpanQuery, RolloutPatch, AttemptPatch };
+
+export type StoreOptions = {
+  /** The lazy watchdog scan runs at most this often (ms) before queue and query calls; 0 disables it. */
+  scanDebounceMs?: number;
+  /** Upper bound for wait_for_rollouts with `timeout: null` (the reference would wait forever). */
+  maxWaitSeconds?: number;
+};
+
+export type LightningStore = ReturnType<typeof createStore>;
+
+export function createStore(database: Database, options: StoreOptions = {}) {
+  const sql = sqlRunnerFor(database);
+  const launched = nowSeconds();
+  const debounceMs = options.scanDebounceMs ?? 10_000;
+  const maxWait = options.maxWaitSeconds ?? 25;
+  let lastScan = 0;
+  let scanning: Promise<number> | null = null;
+
+  async function scanWatchdog(now = nowSeconds()): Promise<number> {
+    const verdicts = await sql.read(() => findUnhealthy(now));
+    let applied = 0;
+    for (const v of verdicts) if (await sql.write((d) => applyVerdict(d, v, now))) applied++;
+    return applied;
+  }
+
+  /** The reference's lazy healthcheck: at most once per debounce window, before queue and query calls. */
+  async function maybeScan(): Promise<void> {
+    if (debounceMs <= 0 || Date.now() - lastScan < debounceMs) return;
+    lastScan = Date.now();
+    scanning ??= scanWatchdog().finally(() => (scanning = null));
+    await scanning;
+  }
+
+  const store = {
+    database,
+    dialect: sql.dialect.name,
+
+    async statistics(): Promise<StoreStatistics> {
+      return sql.read(function* () {
+        const count = function* (table: string) {
+          return Number((yield* all<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))[0]!.n);
+        };
+        const byStatus = yield* all<{ status: string; n: number }>("SELECT status, COUNT(*) AS n FROM store_rollouts GROUP BY status");
+        const rollouts_by_status = Object.fromEntries(ROLLOUT_STATUSES.map((s) => [s, Number(byStatus.find((r) => r.status === s)?.n ?? 0)]));
+        return {
+          name: "LightgateStore",
+          total_rollouts: yield* count("store_rollouts"),
+          total_attempts: yield* count("store_attempts"),
+          total_spans: yield* count("store_spans"),
+          total_resources: yield* count("store_resources"),
+          total_workers: yield* count("store_workers"),
+          uptime: nowSeconds() - launched,
+          rollouts_by_status,
+        };
+      });
+    },
+
+    // ── Rollouts and attempts ──
+    async enqueueRollouts(reqs: EnqueueRolloutRequest[]) {
+      if (reqs.length === 0) return [];
+      return sql.write(() => enqueueRollouts(reqs, nowSeconds()));
+    },
+    async startRollout(req: EnqueueRolloutRequest & { worker_id?: string | null }) {
+      return sql.write(() => startRollout(req, nowSeconds()));
+    },
+    async dequeueRollouts(opts: { limit?: number; worker_id?: string | null } = {}) {
+      const limit = opts.limit ?? 1;
+      if (limit <= 0) return [];
+      await maybeScan();
+      return sql.write((d) => dequeueRollouts(d, limit, opts.worker_id ?? null, nowSeconds()));
+    },
+    async startAttempt(rolloutId: string, workerId: string | null = null) {
+      return sql.write((d) => startAttempt(d, rolloutId, workerId, nowSeconds()));
+    },
+    async updateRollout(rolloutId: string, patch: RolloutPatch) {
+      return sql.write((d) => updateRollout(d, rolloutId, patch, nowSeconds()));
+    },
+    /** update_attempt; `attemptId` may be "latest". Returns the wire attempt. */
+    async updateAttempt(rolloutId: string, attemptId: string, patch: AttemptPatch): Promise<Attempt> {
+      const record = await sql.write((d) => updateAttempt(d, rolloutId, attemptId, patch, nowSeconds()));
+      return wireAttempt(record!);
+    },
+    async queryRollouts(q: RolloutQuery = {}) {
+      await maybeScan();
+      return sql.read((d) => queryRollouts(d, q));
+    },
+    async getRollout(rolloutId: string) {
+      return sql.read(() => getRollout(rolloutId));
+    },
+    /** query_attempts; each item also carries Lightgate's `reason`. */
+    async queryAttempts(rolloutId: string, q: PageParams = {}) {
+      return sql.read(() => queryAttempts(rolloutId, q));
+    },
+    async getLatestAttempt(rolloutId: string) {
+      return sql.read(() => latestAttempt(rolloutId));
+    },
+    /** wait_for_rollouts: the terminal ones among `ids` by the deadline (unknown ids are left out). */
+    async waitForRollouts(ids: string[], timeoutSeconds: number | null) {
+      const deadline = Date.now() + Math.min(timeoutSeconds ?? maxWait, maxWait) * 1000;
+      let delay = 20;
+      for (;;) {
+        await maybeScan();
+        const done = await sql.read(() => finishedRollouts(ids));
+        if (done.length === new Set(ids).size || Date.now() >= deadline) return done;
+        await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(1, deadline - Date.now()))));
+        delay = Math.min(delay * 2, 250);
+      }
+    },
+
+    // ── Spans ──
+    /** add_many_spans: returns the spans actually added (duplicates are skipped). `sequence_id < 0` = allocate. */
+    async addSpans(spans: Span[]) {
+      if (spans.length === 0) return [];
+      return sql.write((d) => addSpans(d, spans, nowSeconds()));
+    },
+    async addSpan(span: Span): Promise<Span | null> {
+      return (await store.addSpans([span]))[0] ?? null;
+    },
+    async nextSpanSequenceIds(rolloutIds: string[]) {
+      return sql.write(() => nextSequenceIds(rolloutIds));
+    },
+    async querySpansText(q: SpanQuery): Promise<PaginatedResult<string>> {
+      return sql.read((d) => querySpansText(d, q));
+    },
+    async querySpans(q: SpanQuery): Promise<PaginatedResult<Span>> {
+      const page = await store.querySpansText(q);
+      return { ...page, items: page.items.map((t) => JSON.parse(t) as Span) };
+    },
+    /** All matching spans as JSON text, `chunk` at a time: memory stays bounded whatever the rollout's size. */
+    async *streamSpansText(q: SpanQuery, chunk = 1000): AsyncGenerator<string[]> {
+      const { limit, offset } = { limit: q.limit ?? -1, offset: q.offset ?? 0 };
+      let got = 0;
+      for (;;) {
+        const want = limit === -1 ? chunk : Math.min(chunk, limit - got);
+        if (want <= 0) return;
+        const page = await store.querySpansText({ ...q, limit: want, offset: offset + got });
+        if (page.items.length) yield page.items;
+        got += page.items.length;
+        if (page.items.length < want) return;
+      }
+    },
+    async countSpans(q: SpanQuery) {
+      return sql.read((d) => countSpans(d, q));
+    },
+
+    // ── Resources ──
+    async addResources(resources: NamedResources) {
+      return sql.write((d) => putResources(d, newResourcesId(), resources, nowSeconds()));
+    },
+    /** update_resources: an upsert (unknown id → version 1), as in the reference. */
+    async updateResources(resourcesId: string, resources: NamedResources) {
+      return sql.write((d) => putResources(d, resourcesId, resources, nowSeconds()));
+    },
+    async getResources(resourcesId: string) {
+      return sql.read(() => getResources(resourcesId));
+    },
+    async getLatestResources() {
+      return sql.read(() => latestResources());
+    },
+    async queryResources(q: ResourcesQuery = {}) {
+      return sql.read((d) => queryResources(d, q));
+    },
+    async resourcesVersions(resourcesId: string) {
+      return sql.read(() => resourcesVersions(resourcesId));
+    },
+    async resourcesVersion(resourcesId: string, version: number) {
+      return sql.read(() => resourcesVersion(resourcesId, version));
+    },
+
+    // ── Workers ──
+    async queryWorkers(q: WorkerQuery = {}) {
+      await maybeScan();
+      return sql.read((d) => queryWorkers(d, q));
+    },
+    async getWorker(workerId: string) {
+      return sql.read(() => getWorker(workerId));
+    },
+    async updateWorker(workerId: string, heartbeatStats?: JsonObject) {
+      return sql.write(() => heartbeatWorker(workerId, heartbeatStats, nowSeconds()));
+    },
+
+    // ── Watchdog and retention ──
+    scanWatchdog,
+    /**
+     * Deletes finished rollouts that ended more than `olderThanSeconds` ago, with their attempts and spans,
+     * in batches; never one under a RetentionHold or listed in `keep`.
+     */
+    async pruneFinishedRollouts(olderThanSeconds: number, opts: { keep?: readonly string[]; batchSize?: number } = {}) {
+      const cutoff = nowSeconds() - olderThanSeconds;
+      const keep = opts.keep ?? [];
+      const batch = opts.batchSize ?? 200;
+      const total = { rollouts: 0, attempts: 0, spans: 0 };
+      const skipped = new Set<string>();
+      for (;;) {
+        const ids = (await sql.read(() => candidatesForPrune(cutoff, batch, [...keep, ...skipped]))).filter((id) => !skipped.has(id));
+        if (ids.length === 0) return total;
+        const out = await sql.write((d) => pruneBatch(d, ids, cutoff));
+        total.rollouts += out.rollouts;
+        total.attempts += out.attempts;
+        total.spans += out.spans;
+        if (out.rollouts < ids.length) for (const id of ids) skipped.add(id); // raced with a hold: leave them
+      }
+    },
+    /** Marks rollouts as referenced (e.g. by a receipt): retention never deletes them while held. */
+    async holdRollouts(rolloutIds: string[], reason: string) {
+      if (rolloutIds.length === 0) return;
+      await sql.write(function* () {
+        for (const id of rolloutIds) {
+          yield* run("INSERT INTO retention_holds (rollout_id, reason) VALUES (?, ?) ON CONFLICT DO NOTHING", [id, reason]);
+        }
+      });
+    },
+    async releaseHold(rolloutIds: string[], reason: string) {
+      if (rolloutIds.length === 0) return;
+      await sql.write(() => run(`DELETE FROM retention_holds WHERE reason = ? AND rollout_id IN (${placeholders(rolloutIds.length)})`, [reason, ...rolloutIds]));
+    },
+
+    async close() {
+      await closeSqlRunner(database);
+    },
+  };
+  return store;
+}
+
+/** Throws StoreNotFoundError unless the rollout exists (for routes that need it). */
+export async function requireRollout(store: LightningStore, rolloutId: string) {
+  const r = await store.getRollout(rolloutId);
+  if (!r) throw new StoreNotFoundError(`Rollout ${rolloutId} not found`);
+  return r;
+}
+
+const stores = new WeakMap<Database, LightningStore>();
+/** The one store of an open Database (keeps its watchdog debounce and SQL runner across calls). */
+export function storeFor(database: Database): LightningStore {
+  let store = stores.get(database);
+  if (!store) {
+    store = createStore(database);
+    stores.set(database, store);
+  }
+  return store;
+}

@@ -1,0 +1,86 @@
+// Resources: named resources (LLM, ProxyLLM, PromptTemplate) under an id with a version that goes up on
+// every update. Every version is kept with its content digest (sha-256 of the RFC 8785 canonical JSON),
+// so a receipt can pin exactly what a rollout ran with. "Latest" is the most recently written id.
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import { all, one, run, type Program, type SqlDialect } from "@/server/db/sql/program";
+import { nextPos } from "./ids";
+import { checkPage, contains, exact, orderBy, whereClause, type Cond } from "./query";
+import { pageOf, type PageParams } from "./queries";
+import type { NamedResources, PaginatedResult, ResourcesUpdate, ResourcesVersion } from "./types";
+
+export function resourcesDigest(resources: NamedResources): string {
+  return createHash("sha256").update(canonicalize(resources) ?? "null").digest("hex");
+}
+
+type ResourcesRow = { resources_id: string; create_time: number; update_time: number; version: number; resources: string };
+const COLUMNS = "resources_id, create_time, update_time, version, resources";
+
+const fromRow = (r: ResourcesRow): ResourcesUpdate => ({
+  resources_id: r.resources_id,
+  create_time: Number(r.create_time),
+  update_time: Number(r.update_time),
+  version: Number(r.version),
+  resources: JSON.parse(r.resources) as NamedResources,
+});
+
+/** add_resources (new id, version 1) and update_resources (upsert: version + 1); the result becomes latest. */
+export function* putResources(d: SqlDialect, resourcesId: string, resources: NamedResources, now: number): Program<ResourcesUpdate> {
+  const text = JSON.stringify(resources);
+  const digest = resourcesDigest(resources);
+  const existing = yield* one<{ create_time: number; version: number }>(`SELECT create_time, version FROM store_resources WHERE resources_id = ?${d.forUpdate}`, [resourcesId]);
+  const version = existing ? Number(existing.version) + 1 : 1;
+  const createTime = existing ? Number(existing.create_time) : now;
+  if (existing) {
+    yield* run("UPDATE store_resources SET update_time = ?, version = ?, digest = ?, resources = ?, latest_pos = ? WHERE resources_id = ?", [now, version, digest, text, nextPos(), resourcesId]);
+  } else {
+    yield* run(
+      "INSERT INTO store_resources (resources_id, create_time, update_time, version, digest, resources, latest_pos, created_pos) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      [resourcesId, now, now, 1, digest, text, nextPos(), nextPos()],
+    );
+  }
+  yield* run("INSERT INTO store_resources_versions (resources_id, version, digest, resources, created_at) VALUES (?, ?, ?, ?, ?)", [resourcesId, version, digest, text, now]);
+  return { resources_id: resourcesId, create_time: createTime, update_time: now, version, resources };
+}
+
+export function* getResources(resourcesId: string): Program<ResourcesUpdate | null> {
+  const row = yield* one<ResourcesRow>(`SELECT ${COLUMNS} FROM store_resources WHERE resources_id = ?`, [resourcesId]);
+  return row ? fromRow(row) : null;
+}
+
+export function* latestResources(): Program<ResourcesUpdate | null> {
+  const row = yield* one<ResourcesRow>(`SELECT ${COLUMNS} FROM store_resources ORDER BY latest_pos DESC LIMIT 1`);
+  return row ? fromRow(row) : null;
+}
+
+export type ResourcesQuery = PageParams & { resources_id?: string | null; resources_id_contains?: string | null };
+
+const SORT: Record<string, string> = { resources_id: "resources_id", create_time: "create_time", update_time: "update_time", version: "version", resources: "resources" };
+
+export function* queryResources(d: SqlDialect, q: ResourcesQuery): Program<PaginatedResult<ResourcesUpdate>> {
+  const { limit, offset } = checkPage(q);
+  const pool: Cond[] = [];
+  if (q.resources_id !== undefined && q.resources_id !== null) pool.push(exact("resources_id", q.resources_id));
+  if (q.resources_id_contains !== undefined && q.resources_id_contains !== null) pool.push(contains(d, "resources_id", q.resources_id_contains));
+  const order = orderBy(q.sort_by, q.sort_order ?? "asc", SORT, "created_pos", "resources_id");
+  const { rows, total } = yield* pageOf<ResourcesRow>("store_resources", COLUMNS, whereClause([], pool, "and"), order, limit, offset);
+  return { items: rows.map(fromRow), limit, offset, total };
+}
+
+/** Every stored version of one resources id, newest first (Lightgate's extension for pinning and diffs). */
+export function* resourcesVersions(resourcesId: string): Program<ResourcesVersion[]> {
+  const rows = yield* all<{ resources_id: string; version: number; digest: string; created_at: number; resources: string }>(
+    "SELECT resources_id, version, digest, created_at, resources FROM store_resources_versions WHERE resources_id = ? ORDER BY version DESC",
+    [resourcesId],
+  );
+  return rows.map((r) => ({ resources_id: r.resources_id, version: Number(r.version), digest: r.digest, created_at: Number(r.created_at), resources: JSON.parse(r.resources) as NamedResources }));
+}
+
+/** One exact version, or null. */
+export function* resourcesVersion(resourcesId: string, version: number): Program<ResourcesVersion | null> {
+  const r = yield* one<{ resources_id: string; version: number; digest: string; created_at: number; resources: string }>(
+    "SELECT resources_id, version, digest, created_at, resources FROM store_resources_versions WHERE resources_id = ? AND version = ?",
+    [resourcesId, version],
+  );
+  return r ? { resources_id: r.resources_id, version: Number(r.version), digest: r.digest, created_at: Number(r.created_at), resources: JSON.parse(r.resources) as NamedResources } : null;
+}

@@ -1,0 +1,140 @@
+// Writing rollout and attempt rows, shared by the queue, start and update programs.
+import { all, one, placeholders, run, type Program, type SqlDialect } from "@/server/db/sql/program";
+import { nextPos } from "./ids";
+import { ATTEMPT_COLUMNS, ROLLOUT_COLUMNS, type AttemptRow, type RolloutRow } from "./rows";
+import { expectedAttemptsFrom, workerPatchForAttempt } from "./state-machine";
+import type { AttemptReason, AttemptStatus, Json, JsonObject, RolloutConfig, RolloutMode, RolloutStatus } from "./types";
+
+export type NewRollout = {
+  rollout_id: string;
+  input: Json;
+  start_time: number;
+  mode: RolloutMode | null;
+  resources_id: string | null;
+  status: RolloutStatus;
+  config: RolloutConfig;
+  metadata: JsonObject;
+  queued: boolean;
+  attempt_count: number;
+  latest_attempt_id: string | null;
+};
+
+const INSERT_ROLLOUT_COLUMNS =
+  "rollout_id, input, start_time, end_time, mode, resources_id, status, config, metadata, timeout_seconds, unresponsive_seconds, max_attempts, retry_condition, expected_attempts, queue_pos, requeue_cause, attempt_count, latest_attempt_id, span_seq, created_pos";
+const ROLLOUT_WIDTH = 20;
+const CHUNK = 40;
+
+export function* insertRollouts(rows: NewRollout[]): Program<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const chunk = rows.slice(i, i + CHUNK);
+    const params: unknown[] = [];
+    for (const r of chunk) {
+      params.push(
+        r.rollout_id,
+        JSON.stringify(r.input),
+        r.start_time,
+        null,
+        r.mode,
+        r.resources_id,
+        r.status,
+        JSON.stringify(r.config),
+        JSON.stringify(r.metadata),
+        r.config.timeout_seconds,
+        r.config.unresponsive_seconds,
+        r.config.max_attempts,
+        JSON.stringify(r.config.retry_condition),
+        expectedAttemptsFrom(r.metadata),
+        r.queued ? nextPos() : null,
+        null,
+        r.attempt_count,
+        r.latest_attempt_id,
+        0,
+        nextPos(),
+      );
+    }
+    const values = chunk.map(() => `(${placeholders(ROLLOUT_WIDTH)})`).join(", ");
+    yield* run(`INSERT INTO store_rollouts (${INSERT_ROLLOUT_COLUMNS}) VALUES ${values}`, params);
+  }
+}
+
+export type NewAttempt = {
+  rollout_id: string;
+  attempt_id: string;
+  sequence_id: number;
+  start_time: number;
+  worker_id: string | null;
+  reason: AttemptReason;
+};
+
+export function* insertAttempts(rows: NewAttempt[]): Program<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const chunk = rows.slice(i, i + CHUNK);
+    const params = chunk.flatMap((a) => [a.rollout_id, a.attempt_id, a.sequence_id, a.start_time, "preparing", a.worker_id, a.reason]);
+    const values = chunk.map(() => "(?, ?, ?, ?, ?, ?, ?)").join(", ");
+    yield* run(`INSERT INTO store_attempts (rollout_id, attempt_id, sequence_id, start_time, status, worker_id, reason) VALUES ${values}`, params);
+  }
+}
+
+/** The state every rollout-changing program reads first; PostgreSQL locks the row for the transaction. */
+export type LockedRollout = RolloutRow & {
+  max_attempts: number;
+  retry_condition: string;
+  expected_attempts: number;
+  queue_pos: number | null;
+  requeue_cause: string | null;
+  attempt_count: number;
+  latest_attempt_id: string | null;
+};
+
+export function* lockRollout(d: SqlDialect, rolloutId: string): Program<LockedRollout | null> {
+  return yield* one<LockedRollout>(
+    `SELECT ${ROLLOUT_COLUMNS}, max_attempts, retry_condition, expected_attempts, queue_pos, requeue_cause, attempt_count, latest_attempt_id FROM store_rollouts WHERE rollout_id = ?${d.forUpdate}`,
+    [rolloutId],
+  );
+}
+
+export function* getAttemptRow(rolloutId: string, attemptId: string): Program<AttemptRow | null> {
+  return yield* one<AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM store_attempts WHERE rollout_id = ? AND attempt_id = ?`, [rolloutId, attemptId]);
+}
+
+/** Upserts a worker so that it follows the attempt it runs (busy / idle / unknown). */
+export function* syncWorker(workerId: string, status: AttemptStatus, rolloutId: string, attemptId: string, now: number, dequeued: boolean): Program<void> {
+  const p = workerPatchForAttempt(status, rolloutId, attemptId, now);
+  const dequeueTime = dequeued ? now : null;
+  yield* run(
+    `INSERT INTO store_workers (worker_id, status, current_rollout_id, current_attempt_id, last_busy_time, last_idle_time, last_dequeue_time, created_pos)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (worker_id) DO UPDATE SET status = excluded.status, current_rollout_id = excluded.current_rollout_id,
+       current_attempt_id = excluded.current_attempt_id,
+       last_busy_time = COALESCE(excluded.last_busy_time, store_workers.last_busy_time),
+       last_idle_time = COALESCE(excluded.last_idle_time, store_workers.last_idle_time),
+       last_dequeue_time = COALESCE(excluded.last_dequeue_time, store_workers.last_dequeue_time)`,
+    [workerId, p.status, p.current_rollout_id, p.current_attempt_id, p.last_busy_time ?? null, p.last_idle_time ?? null, dequeueTime, nextPos()],
+  );
+}
+
+/** An empty dequeue: the worker is idle (idle time stamped only when it was not idle already). */
+export function* markWorkerIdleAfterEmptyDequeue(workerId: string, now: number): Program<void> {
+  yield* run(
+    `INSERT INTO store_workers (worker_id, status, last_idle_time, last_dequeue_time, created_pos) VALUES (?, 'idle', ?, ?, ?)
+     ON CONFLICT (worker_id) DO UPDATE SET last_dequeue_time = excluded.last_dequeue_time,
+       last_idle_time = CASE WHEN store_workers.status = 'idle' THEN store_workers.last_idle_time ELSE excluded.last_idle_time END,
+       status = 'idle'`,
+    [workerId, now, now, nextPos()],
+  );
+}
+
+/** Rows of the latest attempts of these rollouts, keyed by rollout id. */
+export function* latestAttempts(rolloutIds: string[]): Program<Map<string, AttemptRow>> {
+  const out = new Map<string, AttemptRow>();
+  for (let i = 0; i < rolloutIds.length; i += 500) {
+    const ids = rolloutIds.slice(i, i + 500);
+    const rows = yield* all<AttemptRow>(
+      `SELECT ${ATTEMPT_COLUMNS.split(", ").map((c) => `a.${c}`).join(", ")} FROM store_attempts a JOIN store_rollouts r
+         ON r.rollout_id = a.rollout_id AND r.latest_attempt_id = a.attempt_id WHERE r.rollout_id IN (${placeholders(ids.length)})`,
+      ids,
+    );
+    for (const row of rows) out.set(row.rollout_id, row);
+  }
+  return out;
+}

@@ -1,0 +1,246 @@
+// Rollout and attempt programs: enqueue, start, dequeue (FIFO, atomic), start_attempt, update_rollout,
+// update_attempt (status passed on to the rollout, retries), and the reads.
+import { all, one, placeholders, run, type Program, type SqlDialect } from "@/server/db/sql/program";
+import { StoreNotFoundError } from "./errors";
+import { newAttemptId, newRolloutId, nextPos } from "./ids";
+import { getAttemptRow, insertAttempts, insertRollouts, latestAttempts, lockRollout, markWorkerIdleAfterEmptyDequeue, syncWorker, type LockedRollout, type NewAttempt, type NewRollout } from "./rollout-rows";
+import { attemptFromRow, attemptRecordFromRow, rolloutFromRow, ROLLOUT_COLUMNS, type AttemptRow, type RolloutRow } from "./rows";
+import { attemptReason, expectedAttemptsFrom, isQueued, isTerminal, requeueCauseFor, rolloutStatusFromAttempt, type RequeueCause } from "./state-machine";
+import type { Attempt, AttemptedRollout, AttemptRecord, AttemptStatus, EnqueueRolloutRequest, Json, JsonObject, Rollout, RolloutConfig, RolloutMode, RolloutStatus } from "./types";
+
+export function normalizeConfig(c: Partial<RolloutConfig> | null | undefined): RolloutConfig {
+  return {
+    timeout_seconds: c?.timeout_seconds ?? null,
+    unresponsive_seconds: c?.unresponsive_seconds ?? null,
+    max_attempts: c?.max_attempts ?? 1,
+    retry_condition: [...(c?.retry_condition ?? [])],
+  };
+}
+
+function* latestResourcesId(): Program<string | null> {
+  const row = yield* one<{ resources_id: string }>("SELECT resources_id FROM store_resources ORDER BY latest_pos DESC LIMIT 1");
+  return row?.resources_id ?? null;
+}
+
+function wireRollout(r: NewRollout, status: RolloutStatus = r.status): Rollout {
+  return { rollout_id: r.rollout_id, input: r.input, start_time: r.start_time, end_time: null, mode: r.mode, resources_id: r.resources_id, status, config: r.config, metadata: r.metadata };
+}
+
+function newRollout(req: EnqueueRolloutRequest, now: number, latest: string | null, status: RolloutStatus): NewRollout {
+  return {
+    rollout_id: newRolloutId(),
+    input: req.input ?? null,
+    start_time: now,
+    mode: req.mode ?? null,
+    resources_id: req.resources_id ?? latest,
+    status,
+    config: normalizeConfig(req.config),
+    metadata: { ...(req.metadata ?? {}) },
+    queued: status === "queuing",
+    attempt_count: 0,
+    latest_attempt_id: null,
+  };
+}
+
+/** enqueue_many_rollouts: rollouts in `queuing`, appended to the FIFO tail in request order. */
+export function* enqueueRollouts(reqs: EnqueueRolloutRequest[], now: number): Program<Rollout[]> {
+  const latest = reqs.some((r) => !r.resources_id) ? yield* latestResourcesId() : null;
+  const rows = reqs.map((r) => newRollout(r, now, latest, "queuing"));
+  yield* insertRollouts(rows);
+  return rows.map((r) => wireRollout(r));
+}
+
+/** start_rollout: a rollout in `preparing` with attempt 1, never queued. */
+export function* startRollout(req: EnqueueRolloutRequest & { worker_id?: string | null }, now: number): Program<AttemptedRollout> {
+  const latest = req.resources_id ? null : yield* latestResourcesId();
+  const row = newRollout(req, now, latest, "preparing");
+  const attempt: NewAttempt = { rollout_id: row.rollout_id, attempt_id: newAttemptId(), sequence_id: 1, start_time: now, worker_id: req.worker_id ?? null, reason: "first" };
+  row.attempt_count = 1;
+  row.latest_attempt_id = attempt.attempt_id;
+  yield* insertRollouts([row]);
+  yield* insertAttempts([attempt]);
+  if (attempt.worker_id) yield* syncWorker(attempt.worker_id, "preparing", row.rollout_id, attempt.attempt_id, now, false);
+  return { ...wireRollout(row), attempt: newAttemptWire(attempt) };
+}
+
+function newAttemptWire(a: NewAttempt): Attempt {
+  return { rollout_id: a.rollout_id, attempt_id: a.attempt_id, sequence_id: a.sequence_id, start_time: a.start_time, end_time: null, status: "preparing", worker_id: a.worker_id, last_heartbeat_time: null, metadata: null };
+}
+
+type QueuedRow = RolloutRow & { expected_attempts: number; requeue_cause: string | null; attempt_count: number };
+
+/**
+ * dequeue_many_rollouts: claims up to `limit` rollouts in FIFO order and starts attempt n+1 on each.
+ * Atomic: SQLite runs it as one writer transaction; PostgreSQL claims with FOR UPDATE SKIP LOCKED, so two
+ * runners never get the same rollout.
+ */
+export function* dequeueRollouts(d: SqlDialect, limit: number, workerId: string | null, now: number): Program<AttemptedRollout[]> {
+  const rows = yield* all<QueuedRow>(
+    `SELECT ${ROLLOUT_COLUMNS}, expected_attempts, requeue_cause, attempt_count FROM store_rollouts WHERE queue_pos IS NOT NULL ORDER BY queue_pos LIMIT ?${d.skipLocked}`,
+    [limit],
+  );
+  if (rows.length === 0) {
+    if (workerId) yield* markWorkerIdleAfterEmptyDequeue(workerId, now);
+    return [];
+  }
+  const attempts: NewAttempt[] = rows.map((r) => {
+    const seq = Number(r.attempt_count) + 1;
+    return { rollout_id: r.rollout_id, attempt_id: newAttemptId(), sequence_id: seq, start_time: now, worker_id: workerId, reason: attemptReason(seq, Number(r.expected_attempts), r.requeue_cause as RequeueCause | null) };
+  });
+  for (const a of attempts) {
+    yield* run("UPDATE store_rollouts SET status = 'preparing', queue_pos = NULL, requeue_cause = NULL, attempt_count = ?, latest_attempt_id = ? WHERE rollout_id = ?", [a.sequence_id, a.attempt_id, a.rollout_id]);
+  }
+  yield* insertAttempts(attempts);
+  const last = attempts[attempts.length - 1]!;
+  // One worker runs one attempt at a time: it is busy with the last one it claimed.
+  if (workerId) yield* syncWorker(workerId, "preparing", last.rollout_id, last.attempt_id, now, true);
+  return rows.map((r, i) => ({ ...rolloutFromRow({ ...r, status: "preparing" }), attempt: newAttemptWire(attempts[i]!) }));
+}
+
+/** start_attempt: a manual new attempt (ignores max_attempts). */
+export function* startAttempt(d: SqlDialect, rolloutId: string, workerId: string | null, now: number): Program<AttemptedRollout> {
+  const r = yield* lockRollout(d, rolloutId);
+  if (!r) throw new StoreNotFoundError(`Rollout ${rolloutId} not found`);
+  const seq = Number(r.attempt_count) + 1;
+  const attempt: NewAttempt = { rollout_id: rolloutId, attempt_id: newAttemptId(), sequence_id: seq, start_time: now, worker_id: workerId, reason: attemptReason(seq, Number(r.expected_attempts), "manual") };
+  yield* run("UPDATE store_rollouts SET status = 'preparing', queue_pos = NULL, requeue_cause = NULL, attempt_count = ?, latest_attempt_id = ? WHERE rollout_id = ?", [seq, attempt.attempt_id, rolloutId]);
+  yield* insertAttempts([attempt]);
+  if (workerId) yield* syncWorker(workerId, "preparing", rolloutId, attempt.attempt_id, now, false);
+  return { ...rolloutFromRow({ ...r, status: "preparing" }), attempt: newAttemptWire(attempt) };
+}
+
+export type RolloutPatch = {
+  input?: Json;
+  mode?: RolloutMode | null;
+  resources_id?: string | null;
+  status?: RolloutStatus;
+  config?: Partial<RolloutConfig>;
+  metadata?: JsonObject | null;
+};
+
+/** Columns that follow a rollout status change: end time, queue membership and requeue cause. */
+function statusColumns(r: LockedRollout, status: RolloutStatus, cause: RequeueCause, now: number): Record<string, unknown> {
+  const cols: Record<string, unknown> = { status };
+  if (isTerminal(status)) cols.end_time = now;
+  if (isQueued(status)) {
+    if (r.queue_pos === null) {
+      cols.queue_pos = nextPos();
+      cols.requeue_cause = cause;
+    }
+  } else {
+    cols.queue_pos = null;
+    cols.requeue_cause = null;
+  }
+  return cols;
+}
+
+function* updateRolloutColumns(rolloutId: string, cols: Record<string, unknown>): Program<void> {
+  const keys = Object.keys(cols);
+  if (keys.length === 0) return;
+  yield* run(`UPDATE store_rollouts SET ${keys.map((k) => `${k} = ?`).join(", ")} WHERE rollout_id = ?`, [...keys.map((k) => cols[k]), rolloutId]);
+}
+
+/** update_rollout: absent keys are left alone; a queuing status puts the rollout back on the queue (once). */
+export function* updateRollout(d: SqlDialect, rolloutId: string, patch: RolloutPatch, now: number): Program<Rollout> {
+  const r = yield* lockRollout(d, rolloutId);
+  if (!r) throw new StoreNotFoundError(`Rollout ${rolloutId} not found`);
+  const cols: Record<string, unknown> = {};
+  if ("input" in patch) cols.input = JSON.stringify(patch.input ?? null);
+  if ("mode" in patch) cols.mode = patch.mode ?? null;
+  if ("resources_id" in patch) cols.resources_id = patch.resources_id ?? null;
+  if ("metadata" in patch) {
+    cols.metadata = patch.metadata === null || patch.metadata === undefined ? null : JSON.stringify(patch.metadata);
+    cols.expected_attempts = expectedAttemptsFrom(patch.metadata);
+  }
+  if (patch.config) {
+    const c = normalizeConfig(patch.config);
+    Object.assign(cols, { config: JSON.stringify(c), timeout_seconds: c.timeout_seconds, unresponsive_seconds: c.unresponsive_seconds, max_attempts: c.max_attempts, retry_condition: JSON.stringify(c.retry_condition) });
+  }
+  if (patch.status) Object.assign(cols, statusColumns(r, patch.status, "manual", now));
+  yield* updateRolloutColumns(rolloutId, cols);
+  const row = (yield* one<RolloutRow>(`SELECT ${ROLLOUT_COLUMNS} FROM store_rollouts WHERE rollout_id = ?`, [rolloutId]))!;
+  return rolloutFromRow(row);
+}
+
+export type AttemptPatch = { status?: AttemptStatus; worker_id?: string; last_heartbeat_time?: number; metadata?: JsonObject };
+
+/**
+ * update_attempt: changes one attempt (or "latest"); when it is the latest attempt and its status
+ * changed, the rollout follows (`rollout_status_from_attempt`): retries requeue it with the cause, a
+ * final status ends it. `guard` lets the watchdog re-check its verdict under the lock.
+ */
+export function* updateAttempt(
+  d: SqlDialect,
+  rolloutId: string,
+  attemptId: string,
+  patch: AttemptPatch,
+  now: number,
+  guard?: (r: LockedRollout, a: AttemptRow) => boolean,
+): Program<AttemptRecord | null> {
+  const r = yield* lockRollout(d, rolloutId);
+  if (!r) throw new StoreNotFoundError(`Rollout ${rolloutId} not found`);
+  if (!r.latest_attempt_id) throw new StoreNotFoundError(`No attempts found for rollout ${rolloutId}`);
+  const resolved = attemptId === "latest" ? r.latest_attempt_id : attemptId;
+  const row = yield* getAttemptRow(rolloutId, resolved);
+  if (!row) throw new StoreNotFoundError(`Attempt ${attemptId} not found for rollout ${rolloutId}`);
+  if (guard && !guard(r, row)) return null;
+
+  const cols: Record<string, unknown> = {};
+  let syncRequired = false;
+  if (patch.worker_id !== undefined) {
+    cols.worker_id = row.worker_id = patch.worker_id;
+    syncRequired ||= Boolean(patch.worker_id);
+  }
+  if (patch.status !== undefined) {
+    cols.status = row.status = patch.status;
+    if (patch.status === "failed" || patch.status === "succeeded") cols.end_time = row.end_time = now;
+    syncRequired ||= Boolean(row.worker_id);
+  }
+  if (patch.last_heartbeat_time !== undefined) cols.last_heartbeat_time = row.last_heartbeat_time = patch.last_heartbeat_time;
+  if (patch.metadata !== undefined) {
+    cols.metadata = row.metadata = JSON.stringify(patch.metadata);
+  }
+  const keys = Object.keys(cols);
+  if (keys.length) yield* run(`UPDATE store_attempts SET ${keys.map((k) => `${k} = ?`).join(", ")} WHERE rollout_id = ? AND attempt_id = ?`, [...keys.map((k) => cols[k]), rolloutId, resolved]);
+
+  if (patch.status !== undefined && resolved === r.latest_attempt_id) {
+    const policy = { max_attempts: Number(r.max_attempts), retry_condition: JSON.parse(r.retry_condition) as AttemptStatus[] };
+    const next = rolloutStatusFromAttempt(patch.status, Number(row.sequence_id), policy);
+    if (next !== r.status) yield* updateRolloutColumns(rolloutId, statusColumns(r, next, requeueCauseFor(patch.status), now));
+  }
+  if (syncRequired && row.worker_id) yield* syncWorker(row.worker_id, row.status as AttemptStatus, rolloutId, resolved, now, false);
+  return attemptRecordFromRow(row);
+}
+
+// ── Reads ────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Rollouts with their latest attempt attached when they have one (the `attempt` key is omitted otherwise). */
+export function* attachLatest(rows: RolloutRow[]): Program<(Rollout | AttemptedRollout)[]> {
+  const latest = yield* latestAttempts(rows.map((r) => r.rollout_id));
+  return rows.map((row) => {
+    const rollout = rolloutFromRow(row);
+    const a = latest.get(row.rollout_id);
+    return a ? { ...rollout, attempt: attemptFromRow(a) } : rollout;
+  });
+}
+
+export function* getRollout(rolloutId: string): Program<Rollout | AttemptedRollout | null> {
+  const row = yield* one<RolloutRow>(`SELECT ${ROLLOUT_COLUMNS} FROM store_rollouts WHERE rollout_id = ?`, [rolloutId]);
+  if (!row) return null;
+  return (yield* attachLatest([row]))[0]!;
+}
+
+/** The terminal ones among these rollouts (unknown ids are left out, as in the reference). */
+export function* finishedRollouts(ids: string[]): Program<Rollout[]> {
+  const out: Rollout[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = yield* all<RolloutRow>(
+      `SELECT ${ROLLOUT_COLUMNS} FROM store_rollouts WHERE rollout_id IN (${placeholders(chunk.length)}) AND status IN ('failed', 'succeeded', 'cancelled')`,
+      chunk,
+    );
+    out.push(...rows.map(rolloutFromRow));
+  }
+  const order = new Map(ids.map((id, i) => [id, i]));
+  return out.sort((a, b) => order.get(a.rollout_id)! - order.get(b.rollout_id)!);
+}

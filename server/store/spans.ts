@@ -1,0 +1,203 @@
+// Spans: ingest (REST and OTLP), per-rollout sequence ids, and queries that return the stored JSON text
+// as it was received (unknown keys included), so serving 1,000 spans is a string join, not a re-encode.
+// A span counts as a heartbeat of its attempt (preparing/unresponsive → running; the rollout follows).
+import { all, one, placeholders, run, type Program, type SqlDialect } from "@/server/db/sql/program";
+import { StoreNotFoundError } from "./errors";
+import { checkPage, contains, exact, limitOffset, orderBy, whereClause, type Cond } from "./query";
+import type { FilterLogic, PaginatedResult, SortOrder, Span } from "./types";
+
+/** A span to store; `sequence_id < 0` asks the store to allocate one (OTLP spans without the attribute). */
+export type IncomingSpan = Span;
+
+const SPAN_WIDTH = 11;
+const CHUNK = 150;
+
+/** Heartbeats closer together than this are not written again (the watchdog works in seconds). */
+const HEARTBEAT_RESOLUTION_SECONDS = 1;
+
+function* lockRollouts(d: SqlDialect, ids: string[]): Program<Map<string, { latest_attempt_id: string | null; span_seq: number }>> {
+  const rows = yield* all<{ rollout_id: string; latest_attempt_id: string | null; span_seq: number }>(
+    `SELECT rollout_id, latest_attempt_id, span_seq FROM store_rollouts WHERE rollout_id IN (${placeholders(ids.length)}) ORDER BY rollout_id${d.forUpdate}`,
+    ids,
+  );
+  return new Map(rows.map((r) => [r.rollout_id, r]));
+}
+
+/**
+ * add_many_spans in one transaction: every span's rollout and attempt must exist (else nothing is written),
+ * duplicates (same rollout, attempt, span id) are skipped, sequence counters move to at least the highest
+ * id seen, and each attempt that got a span gets a heartbeat. Returns the spans actually added, in order.
+ */
+export function* addSpans(d: SqlDialect, spans: IncomingSpan[], now: number): Program<Span[]> {
+  if (spans.length === 0) return [];
+  const rolloutIds = [...new Set(spans.map((s) => s.rollout_id))].sort();
+  const rollouts = yield* lockRollouts(d, rolloutIds);
+  for (const id of rolloutIds) if (!rollouts.has(id)) throw new StoreNotFoundError(`Rollout ${id} not found`);
+  const attemptIds = [...new Set(spans.map((s) => s.attempt_id))];
+  const attempts = yield* all<{ rollout_id: string; attempt_id: string; status: string; last_heartbeat_time: number | null }>(
+    `SELECT rollout_id, attempt_id, status, last_heartbeat_time FROM store_attempts WHERE rollout_id IN (${placeholders(rolloutIds.length)}) AND attempt_id IN (${placeholders(attemptIds.length)})`,
+    [...rolloutIds, ...attemptIds],
+  );
+  const known = new Map(attempts.map((a) => [`${a.rollout_id}\u0000${a.attempt_id}`, a]));
+  for (const s of spans) if (!known.has(`${s.rollout_id}\u0000${s.attempt_id}`)) throw new StoreNotFoundError(`Attempt ${s.attempt_id} not found for rollout ${s.rollout_id}`);
+
+  // Allocate sequence ids where missing, then raise each counter to the highest explicit id.
+  const missing = new Map<string, IncomingSpan[]>();
+  const highest = new Map<string, number>();
+  for (const s of spans) {
+    if (s.sequence_id < 0) missing.set(s.rollout_id, [...(missing.get(s.rollout_id) ?? []), s]);
+    else highest.set(s.rollout_id, Math.max(highest.get(s.rollout_id) ?? 0, s.sequence_id));
+  }
+  for (const id of rolloutIds) {
+    const need = missing.get(id);
+    if (need) {
+      const end = Number((yield* one<{ span_seq: number }>("UPDATE store_rollouts SET span_seq = span_seq + ? WHERE rollout_id = ? RETURNING span_seq", [need.length, id]))!.span_seq);
+      need.forEach((s, i) => (s.sequence_id = end - need.length + 1 + i));
+    }
+    const max = highest.get(id);
+    if (max !== undefined && max > Number(rollouts.get(id)!.span_seq)) yield* run(`UPDATE store_rollouts SET span_seq = ${d.greatest("span_seq", "?")} WHERE rollout_id = ?`, [max, id]);
+  }
+
+  const inserted = new Set<string>();
+  for (let i = 0; i < spans.length; i += CHUNK) {
+    const chunk = spans.slice(i, i + CHUNK);
+    const params: unknown[] = [];
+    for (const s of chunk) {
+      params.push(s.rollout_id, s.attempt_id, s.span_id, s.sequence_id, s.trace_id, s.parent_id, s.name, s.start_time, s.end_time, s.status.status_code, JSON.stringify(s));
+    }
+    const rows = yield* all<{ rollout_id: string; attempt_id: string; span_id: string }>(
+      `INSERT INTO store_spans (rollout_id, attempt_id, span_id, sequence_id, trace_id, parent_id, name, start_time, end_time, status_code, body)
+       VALUES ${chunk.map(() => `(${placeholders(SPAN_WIDTH)})`).join(", ")} ON CONFLICT DO NOTHING RETURNING rollout_id, attempt_id, span_id`,
+      params,
+    );
+    for (const r of rows) inserted.add(`${r.rollout_id}\u0000${r.attempt_id}\u0000${r.span_id}`);
+  }
+  const added: Span[] = [];
+  const seen = new Set<string>();
+  const beating = new Map<string, IncomingSpan>();
+  for (const s of spans) {
+    const key = `${s.rollout_id}\u0000${s.attempt_id}\u0000${s.span_id}`;
+    // Within one batch a repeated span id is a duplicate too: only its first occurrence was stored.
+    if (!inserted.has(key) || seen.has(key)) continue;
+    seen.add(key);
+    added.push(s);
+    beating.set(`${s.rollout_id}\u0000${s.attempt_id}`, s);
+  }
+  for (const s of [...beating.values()].sort((a, b) => (a.rollout_id < b.rollout_id ? -1 : a.rollout_id > b.rollout_id ? 1 : 0))) {
+    const a = known.get(`${s.rollout_id}\u0000${s.attempt_id}`)!;
+    const fresh = a.last_heartbeat_time !== null && now - Number(a.last_heartbeat_time) < HEARTBEAT_RESOLUTION_SECONDS;
+    if (fresh && a.status !== "preparing" && a.status !== "unresponsive") continue; // nothing would change
+    yield* heartbeat(s.rollout_id, s.attempt_id, rollouts.get(s.rollout_id)!.latest_attempt_id, now);
+  }
+  return added;
+}
+
+function* heartbeat(rolloutId: string, attemptId: string, latestAttemptId: string | null, now: number): Program<void> {
+  const row = yield* one<{ status: string }>(
+    `UPDATE store_attempts SET last_heartbeat_time = ?, status = CASE WHEN status IN ('preparing', 'unresponsive') THEN 'running' ELSE status END
+     WHERE rollout_id = ? AND attempt_id = ? RETURNING status`,
+    [now, rolloutId, attemptId],
+  );
+  // Only a live latest attempt moves its rollout to running (a late span of a failed attempt does not).
+  if (row?.status === "running" && attemptId === latestAttemptId) {
+    yield* run(
+      "UPDATE store_rollouts SET status = 'running', queue_pos = NULL, requeue_cause = NULL WHERE rollout_id = ? AND latest_attempt_id = ? AND status IN ('preparing', 'requeuing')",
+      [rolloutId, attemptId],
+    );
+  }
+}
+
+/** get_many_span_sequence_ids: strictly increasing per rollout (the attempt id is not part of the counter). */
+export function* nextSequenceIds(rolloutIds: string[]): Program<number[]> {
+  const counts = new Map<string, number>();
+  for (const id of rolloutIds) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const next = new Map<string, number>();
+  for (const [id, n] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const row = yield* one<{ span_seq: number }>("UPDATE store_rollouts SET span_seq = span_seq + ? WHERE rollout_id = ? RETURNING span_seq", [n, id]);
+    if (!row) throw new StoreNotFoundError(`Rollout ${id} not found`);
+    next.set(id, Number(row.span_seq) - n);
+  }
+  return rolloutIds.map((id) => {
+    const v = next.get(id)! + 1;
+    next.set(id, v);
+    return v;
+  });
+}
+
+export type SpanQuery = {
+  rollout_id: string;
+  attempt_id?: string | null; // an id, "latest", or null/undefined for all attempts
+  trace_id?: string | null;
+  trace_id_contains?: string | null;
+  span_id?: string | null;
+  span_id_contains?: string | null;
+  parent_id?: string | null;
+  parent_id_contains?: string | null;
+  name?: string | null;
+  name_contains?: string | null;
+  filter_logic?: FilterLogic;
+  limit?: number;
+  offset?: number;
+  sort_by?: string | null;
+  sort_order?: SortOrder;
+};
+
+const SPAN_SORT: Record<string, string> = {
+  rollout_id: "rollout_id",
+  attempt_id: "attempt_id",
+  sequence_id: "sequence_id",
+  trace_id: "trace_id",
+  span_id: "span_id",
+  parent_id: "parent_id",
+  name: "name",
+  status: "status_code",
+  attributes: "body",
+  events: "body",
+  links: "body",
+  start_time: "start_time",
+  end_time: "end_time",
+  context: "body",
+  parent: "body",
+  resource: "body",
+};
+
+/** The WHERE and ORDER BY of a span query; `null` when "latest" names a rollout without attempts. */
+export function* spanSelection(d: SqlDialect, q: SpanQuery): Program<{ where: Cond; order: string } | null> {
+  let attemptId = q.attempt_id ?? null;
+  if (attemptId === "latest") {
+    const r = yield* one<{ latest_attempt_id: string | null }>("SELECT latest_attempt_id FROM store_rollouts WHERE rollout_id = ?", [q.rollout_id]);
+    if (!r?.latest_attempt_id) return null;
+    attemptId = r.latest_attempt_id;
+  }
+  const must = [exact("rollout_id", q.rollout_id)];
+  if (attemptId !== null) must.push(exact("attempt_id", attemptId));
+  const pool: Cond[] = [];
+  for (const field of ["trace_id", "span_id", "parent_id", "name"] as const) {
+    const eq = q[field];
+    const sub = q[`${field}_contains`];
+    if (eq !== undefined && eq !== null) pool.push(exact(field, eq));
+    if (sub !== undefined && sub !== null) pool.push(contains(d, field, sub));
+  }
+  const order = orderBy(q.sort_by === undefined ? "sequence_id" : q.sort_by, q.sort_order ?? "asc", SPAN_SORT, "sequence_id, start_time, span_id", "start_time, span_id");
+  return { where: whereClause(must, pool, q.filter_logic ?? "and"), order };
+}
+
+/** One page of spans as stored JSON text. */
+export function* querySpansText(d: SqlDialect, q: SpanQuery): Program<PaginatedResult<string>> {
+  const { limit, offset } = checkPage(q);
+  const sel = yield* spanSelection(d, q);
+  if (!sel) return { items: [], limit, offset, total: 0 };
+  const lo = limitOffset(limit, offset);
+  const rows = yield* all<{ body: string }>(`SELECT body FROM store_spans${sel.where.sql}${sel.order}${lo.sql}`, [...sel.where.params, ...lo.params]);
+  const total =
+    offset === 0 && (limit === -1 || rows.length < limit)
+      ? rows.length
+      : Number((yield* one<{ n: number }>(`SELECT COUNT(*) AS n FROM store_spans${sel.where.sql}`, sel.where.params))!.n);
+  return { items: rows.map((r) => r.body), limit, offset, total };
+}
+
+export function* countSpans(d: SqlDialect, q: SpanQuery): Program<number> {
+  const sel = yield* spanSelection(d, q);
+  if (!sel) return 0;
+  return Number((yield* one<{ n: number }>(`SELECT COUNT(*) AS n FROM store_spans${sel.where.sql}`, sel.where.params))!.n);
+}
