@@ -1,7 +1,7 @@
 // Content digests over RFC 8785 canonical JSON: the receipt's stable identifiers.
-import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
 import { z } from "zod";
+
+export { canonicalJson, digestOf, sha256Digest } from "@/server/digest";
 
 export const ZDigest = z.string().regex(/^sha256:[0-9a-f]{64}$/, "must be a sha256 digest: sha256:<64 lowercase hex>");
 export type Digest = z.infer<typeof ZDigest>;
@@ -9,21 +9,6 @@ export type Digest = z.infer<typeof ZDigest>;
 export const ZJson = z.json();
 export type JsonValue = z.infer<typeof ZJson>;
 export type JsonObject = { [key: string]: JsonValue };
-
-/** RFC 8785 (JCS) serialisation: the exact bytes that are hashed and signed. */
-export function canonicalJson(value: unknown): string {
-  const text = canonicalize(value);
-  if (text === undefined) throw new TypeError("value has no JSON form (undefined, a function or a symbol)");
-  return text;
-}
-
-export function sha256Digest(bytes: string | Uint8Array): Digest {
-  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
-}
-
-export function digestOf(value: unknown): Digest {
-  return sha256Digest(canonicalJson(value));
-}
 
 /** The hex part, as in-toto subjects want it (`{ sha256: hex }`). */
 export function digestHex(digest: Digest): string {

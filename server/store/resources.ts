@@ -1,8 +1,7 @@
 // Resources: named resources (LLM, ProxyLLM, PromptTemplate) under an id with a version that goes up on
 // every update. Every version is kept with its content digest (sha-256 of the RFC 8785 canonical JSON),
 // so a receipt can pin exactly what a rollout ran with. "Latest" is the most recently written id.
-import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
+import { canonicalJson, sha256Hex } from "@/server/digest";
 import { all, one, run, type Program, type SqlDialect } from "@/server/db/sql/program";
 import { nextPos } from "./ids";
 import { checkPage, contains, exact, orderBy, whereClause, type Cond } from "./query";
@@ -10,7 +9,7 @@ import { pageOf, type PageParams } from "./queries";
 import type { NamedResources, PaginatedResult, ResourcesUpdate, ResourcesVersion } from "./types";
 
 export function resourcesDigest(resources: NamedResources): string {
-  return createHash("sha256").update(canonicalize(resources) ?? "null").digest("hex");
+  return sha256Hex(canonicalJson(resources));
 }
 
 type ResourcesRow = { resources_id: string; create_time: number; update_time: number; version: number; resources: string };

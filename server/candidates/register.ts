@@ -1,0 +1,65 @@
+// An algorithm wrote a new resource version: record it as a candidate of an agent, with the stage-1
+// declaration made before its training, and move that agent's `latest candidate` pointer — only that one.
+import { ZStage1, type Stage1 } from "@/server/gate/receipt/stage1";
+import { canonicalJson, newId } from "@/server/digest";
+import type { Database } from "@/server/db/client";
+import { AUDIT_LOCK, type AuditActor } from "@/server/audit/audit-log";
+import { DomainError } from "@/server/errors";
+import { movePointer, pointerLock } from "./pointers";
+
+export type RegisterCandidateInput = {
+  agent: string;
+  resource: { resourcesId: string; version: number; digest: string };
+  trainingRunId?: string | null;
+  /** The declaration opened before training; its candidate field is completed here with the digest. */
+  stage1: Stage1;
+  actor: AuditActor;
+};
+
+export async function registerCandidate(database: Database, input: RegisterCandidateInput) {
+  const parsed = ZStage1.safeParse({
+    ...input.stage1,
+    agent: input.agent,
+    candidate: { resourceId: input.resource.resourcesId, version: input.resource.version, digest: input.resource.digest },
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = ["stage1", ...issue.path].join(".");
+    throw new DomainError("BAD_REQUEST", `${field}: ${issue.message}`, field);
+  }
+  const stage1 = parsed.data;
+  if (stage1.parent.digest === input.resource.digest) {
+    throw new DomainError("BAD_REQUEST", "a candidate cannot be its own parent (same digest)", "resource.digest");
+  }
+  return database.transaction(
+    async (tx) => {
+      const existing = await tx.candidate.findUnique({ where: { resourcesId_version: { resourcesId: input.resource.resourcesId, version: input.resource.version } } });
+      if (existing) throw new DomainError("CONFLICT", `${input.resource.resourcesId} v${input.resource.version} is already a candidate (${existing.id})`, "resource");
+      const candidate = await tx.candidate.create({
+        data: {
+          id: newId("cand"),
+          agent: input.agent,
+          resourcesId: input.resource.resourcesId,
+          version: input.resource.version,
+          digest: input.resource.digest,
+          parentResourcesId: stage1.parent.resourceId,
+          parentVersion: stage1.parent.version,
+          parentDigest: stage1.parent.digest,
+          trainingRunId: input.trainingRunId ?? null,
+          algorithm: stage1.algorithm.name,
+          stage1: canonicalJson(stage1),
+          createdById: input.actor.id,
+        },
+      });
+      await movePointer(tx, {
+        agent: input.agent,
+        kind: "latest_candidate",
+        to: { ...input.resource, candidateId: candidate.id, receiptDigest: null },
+        actor: input.actor,
+        reason: `${stage1.algorithm.name} wrote ${input.resource.resourcesId} v${input.resource.version}`,
+      });
+      return candidate;
+    },
+    { locks: [AUDIT_LOCK, pointerLock(input.agent)] },
+  );
+}
