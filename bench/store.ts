@@ -1,4 +1,4 @@
-// `npm run bench:store` — store throughput against `next start` (production), on SQLite (the durable
+// `npm run bench:store` — store throughput against the production server (scripts/serve.ts, as `npm start` runs it), on SQLite (the durable
 // default: WAL, synchronous=NORMAL) and on PostgreSQL when one answers. Prints enqueue/s (batches of 100),
 // dequeue+complete cycles/s (8 workers), REST spans/s (concurrency 16), OTLP spans/s (100 per request)
 // and query_spans p50/p99 on a rollout with 1,000 spans. Needs `npx next build` first.
@@ -21,8 +21,11 @@ const arg = (name: string, fallback: string) => {
 const PORT = Number(arg("port", "3310"));
 const SECONDS = Number(arg("seconds", "6"));
 const ONLY = arg("only", "");
-/** "next" (production, the default) or "bare" (the same handler in a plain node:http server, to see Next's share). */
-const SERVER = arg("server", "next");
+/**
+ * "lightgate" (default: scripts/serve.ts, what `npm start` runs — store API on its fast path beside Next.js),
+ * "next" (plain `next start`: the same routes through Next's router) or "bare" (the store handler alone).
+ */
+const SERVER = arg("server", "lightgate");
 
 async function request(method: string, p: string, body: Buffer | string | null, headers: Record<string, string>): Promise<{ status: number; body: Buffer }> {
   const res = await fetch(`http://127.0.0.1:${PORT}${p}`, { method, headers, body: body === null ? undefined : typeof body === "string" ? body : new Uint8Array(body) });
@@ -79,9 +82,13 @@ function otlpBody(rid: string, aid: string, count: number): Buffer {
 function startServer(databaseUrl: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const [cmd, args] =
-      SERVER === "bare" ? [process.execPath, ["--import", "tsx", "scripts/store/serve.ts", "--port", String(PORT)]] : [path.join("node_modules", ".bin", "next"), ["start", "-p", String(PORT), "-H", "127.0.0.1"]];
+      SERVER === "bare"
+        ? [process.execPath, ["--import", "tsx", "scripts/store/serve.ts", "--port", String(PORT)]]
+        : SERVER === "next"
+          ? [path.join("node_modules", ".bin", "next"), ["start", "-p", String(PORT), "-H", "127.0.0.1"]]
+          : [process.execPath, ["--import", "tsx", "scripts/serve.ts"]];
     const child = spawn(cmd, args, {
-      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", LIGHTGATE_DEMO: "0" },
+      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", LIGHTGATE_DEMO: "0", PORT: String(PORT), HOSTNAME: "127.0.0.1" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
@@ -91,7 +98,7 @@ function startServer(databaseUrl: string): Promise<ChildProcess> {
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-    child.on("exit", (code) => reject(new Error(`next start exited (${code}): ${out.slice(-500)}`)));
+    child.on("exit", (code) => reject(new Error(`server exited (${code}): ${out.slice(-500)}`)));
   });
 }
 
@@ -172,7 +179,7 @@ if (ONLY !== "sqlite") {
   }
 }
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
-console.log(`\nstore bench (${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}, ${SECONDS}s per phase, ${SERVER === "bare" ? "bare node:http server" : "next start"})`);
+console.log(`\nstore bench (${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}, ${SECONDS}s per phase, ${SERVER === "bare" ? "bare node:http server" : SERVER === "next" ? "plain next start" : "Lightgate server (store fast path + Next.js)"})`);
 console.log("| database | enqueue/s (×100) | dequeue+complete/s (8 workers) | REST spans/s (c=16) | OTLP spans/s (100/req) | query_spans 1,000 p50 / p99 |");
 console.log("| --- | --- | --- | --- | --- | --- |");
 for (const r of results) console.log(`| ${r.label} | ${fmt(r.enqueue)} | ${fmt(r.cycles)} | ${fmt(r.restSpans)} | ${fmt(r.otlp)} | ${r.p50.toFixed(1)} ms / ${r.p99.toFixed(1)} ms |`);

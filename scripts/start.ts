@@ -83,9 +83,9 @@ async function main() {
   }
 
   const children: ChildProcess[] = [];
-  const server = spawn(nextBin, [dev ? "dev" : "start", "-p", String(env.PORT), "-H", env.HOSTNAME], {
+  const server = spawn(path.join(root, "node_modules/.bin/tsx"), ["scripts/serve.ts", ...(dev ? ["--dev"] : [])], {
     stdio: ["ignore", "pipe", "inherit"],
-    env: { ...childEnv, NODE_ENV: dev ? "development" : "production" },
+    env: { ...childEnv, PORT: String(env.PORT), HOSTNAME: env.HOSTNAME, NODE_ENV: dev ? "development" : "production" },
   });
   children.push(server);
   const shownHost = env.HOSTNAME === "0.0.0.0" ? "127.0.0.1" : env.HOSTNAME;

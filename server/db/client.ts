@@ -130,7 +130,9 @@ export async function openDatabase(target: DbTarget): Promise<Database> {
 
 // Which interactive transaction a client is, and the locks it was opened with. Code that must run
 // inside one (the audit log's appendAudit) asks here instead of trusting its caller.
-const openTransactions = new WeakMap<object, { locks: readonly string[] }>();
+// On globalThis: Next.js may bundle this module into several chunks of one process, and a transaction
+// opened through one copy must be recognised by another (appendAudit checks it).
+const openTransactions: WeakMap<object, { locks: readonly string[] }> = ((globalThis as { lightgateOpenTransactions?: WeakMap<object, { locks: readonly string[] }> }).lightgateOpenTransactions ??= new WeakMap());
 
 function track<T>(tx: Tx, locks: readonly string[] | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
   openTransactions.set(tx, { locks: [...new Set(locks ?? [])] });
