@@ -4,7 +4,7 @@
 import net from "node:net";
 import path from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
-import { EnvError, parseEnv } from "../server/env";
+import { defaultDemoMode, EnvError, parseEnv } from "../server/env";
 import { redactUrl, resolveDbTarget, type DbTarget } from "../server/db/config";
 import { deployMigrations } from "../server/db/migrate";
 import { openDatabase } from "../server/db/client";
@@ -61,6 +61,8 @@ async function main() {
     }
   })();
   const target = resolveDbTarget(env.DATABASE_URL);
+  // Decided once here, so the server, the worker and the sign-in banner agree.
+  process.env.LIGHTGATE_DEMO ||= defaultDemoMode(process.env) ? "1" : "0";
 
   if (!(await portFree(env.HOSTNAME, env.PORT))) {
     throw new StartError(`port ${env.PORT} on ${env.HOSTNAME} is already in use; stop the other server or set PORT to a free port`);

@@ -53,3 +53,14 @@ export function env(): Env {
   cached ??= parseEnv();
   return cached;
 }
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+
+/**
+ * Demo mode when LIGHTGATE_DEMO is not set: on for the embedded default a newcomer gets from
+ * `npm install && npm start` (no DATABASE_URL, bound to loopback), off everywhere else — demo people
+ * have public passwords, so a shared database or a public bind address never gets them by default.
+ */
+export function defaultDemoMode(source: Record<string, string | undefined> = process.env): boolean {
+  return !source.DATABASE_URL?.trim() && LOOPBACK.has(source.HOSTNAME?.trim() || "127.0.0.1");
+}
