@@ -71,7 +71,8 @@ if (!only || only === "e2e") {
 }
 
 if (failures.length) console.log(`\nFailed steps: ${failures.join(", ")}`);
-// Failed non-test steps (type-check, lint, build) count as failures in the closing line too.
-const failed = total.failed + failures.filter((f) => !f.startsWith("unit") && !f.startsWith("end-to-end")).length;
+// A failed step counts in the closing line too: type-check, lint and build always; a test step when its
+// report shows no failing test (it crashed, or its server never started).
+const failed = total.failed + failures.filter((f) => !f.startsWith("unit") && !f.startsWith("end-to-end")).length + (total.failed === 0 ? failures.filter((f) => f.startsWith("unit") || f.startsWith("end-to-end")).length : 0);
 console.log(`\n${total.passed} passed, ${failed} failed, ${total.skipped} skipped`);
 process.exit(failures.length ? 1 : 0);
