@@ -41,7 +41,7 @@ export type Env = z.infer<typeof envSchema>;
 
 export class EnvError extends Error {}
 
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = envSchema.safeParse(source);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
