@@ -12,6 +12,12 @@ export const ZDemoStep = z
     features: z.array(finite).min(1, "features must not be empty"),
     key: z.string(),
     action: z.string().min(1, "action must not be empty"),
+    /** The reward components the environment measured for this step, when known (inverse RL reads them). */
+    components: z
+      .object({ task_completion: finite, user_satisfaction: finite, efficiency: finite, accuracy: finite })
+      .strict()
+      .nullable()
+      .default(null),
   })
   .strict();
 export type DemoStep = z.infer<typeof ZDemoStep>;
