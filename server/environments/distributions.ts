@@ -4,6 +4,14 @@
 import { digestOf } from "./digest";
 import type { TaskDistribution } from "./types";
 
+/** Derived distributions made in this process, by digest, so evaluation can resolve a pinned one again. */
+const derived = new Map<string, TaskDistribution>();
+
+/** A distribution by digest: one of the environment's own, or one derived from them in this process. */
+export function resolveDistribution(own: readonly TaskDistribution[], digest: string): TaskDistribution | undefined {
+  return own.find((d) => d.digest === digest) ?? derived.get(digest);
+}
+
 export function subDistribution(base: TaskDistribution, attribute: string, values: readonly string[], label: string): TaskDistribution {
   const weights = base.mix[attribute];
   if (!weights) throw new Error(`distribution ${base.version} has no attribute "${attribute}"`);
@@ -15,5 +23,7 @@ export function subDistribution(base: TaskDistribution, attribute: string, value
     title: `${base.title} — only ${attribute} ∈ {${Object.keys(kept).join(", ")}}`,
     mix: { ...base.mix, [attribute]: kept },
   };
-  return { ...content, digest: digestOf(content) };
+  const dist = { ...content, digest: digestOf(content) };
+  derived.set(dist.digest, dist);
+  return dist;
 }
