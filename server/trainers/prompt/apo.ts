@@ -23,9 +23,11 @@ export const promptOptimizationConfigSchema = z
     gradientExamples: z.number().int("gradientExamples must be an integer").min(0).max(50).default(4),
     /** "auto": the language model when OPENAI_BASE_URL is set, else built-in. */
     scorer: z.enum(["auto", "builtin", "openai"], { error: 'scorer must be "auto", "builtin" or "openai"' }).default("auto"),
+    /** Filled in when a run starts (the scorer actually used); a resumed run must find the same one. */
+    resolvedScorer: z.string().min(1).nullable().default(null),
   })
   .strict();
-export type PromptOptimizationConfig = z.output<typeof promptOptimizationConfigSchema> & { resolvedScorer?: string };
+export type PromptOptimizationConfig = z.output<typeof promptOptimizationConfigSchema>;
 
 type Scored = { template: string; score: number; successRate: number; failures: string[] };
 type ApoState = { beam: Scored[]; updates: number; rng: RngState; evaluated: number; history: { round: number; best: number }[] };
