@@ -28,7 +28,13 @@ export const feedbackConfigSchema = z
     /** Ratings above this count as approval, below as disapproval (1–5 stars). */
     ratingMidpoint: z.number().min(1, "ratingMidpoint must be ≥ 1").max(5, "ratingMidpoint must be ≤ 5").default(3),
     /** DPO temperature for preferences. */
-    preferenceBeta: z.number().gt(0, "preferenceBeta must be > 0").max(10, "preferenceBeta must be ≤ 10").default(1),
+    preferenceBeta: z.number().gt(0, "preferenceBeta must be > 0").max(10, "preferenceBeta must be ≤ 10").default(0.5),
+    /**
+     * Imitation of the preferred interaction added to DPO (as in RPO, Pang et al. 2024). DPO alone can
+     * satisfy a preference by making the rejected interaction unlikely without making the preferred one
+     * likelier: on 240 support-desk pairs it moved held-out reward −0.255 → −0.104; with this term +0.479.
+     */
+    preferenceImitation: z.number().min(0, "preferenceImitation must be ≥ 0").max(10, "preferenceImitation must be ≤ 10").default(1),
     /**
      * Scale of the push-down on disapproved interactions. It pushes down every step of a failed
      * interaction, right ones too: on the support desk (honest raters, 1,000 interactions) 0 gave
@@ -103,6 +109,7 @@ export function feedbackItems(env: AnyEnvironment, parent: SoftmaxLinearPolicy, 
       const win = stepsOf(get(f.interactionId, `feedback ${f.id}`));
       const lose = stepsOf(get(f.preferredOver, `feedback ${f.id}`));
       items.push({ kind: "pref", win, lose, refMargin: sequenceLogProb(ref, win, nA) - sequenceLogProb(ref, lose, nA), beta: cfg.preferenceBeta, w, group: f.interactionId });
+      if (cfg.preferenceImitation > 0) win.xs.forEach((x, k) => items.push({ kind: "ce", x, y: win.ys[k]!, w: w * cfg.preferenceImitation, group: f.interactionId }));
       preferences++;
     }
     if (f.correction !== null && w > 0 && cfg.correctionWeight > 0) {
