@@ -43,7 +43,7 @@ describe("feedback training", () => {
   });
 
   it("aggregates ratings per interaction into a weighted score in [−1, 1]", () => {
-    const base = { kind: "feedback", interactionId: "i1", givenAt: NOW, preferredOver: null, correction: null, suggestions: [], text: "" } as const;
+    const base = { kind: "feedback" as const, interactionId: "i1", givenAt: NOW, preferredOver: null, correction: null, suggestions: [] as string[], text: "" };
     const f: Feedback[] = [
       { ...base, id: "a", raterId: "x", credibility: 1, rating: 5 },
       { ...base, id: "b", raterId: "y", credibility: 0.25, rating: 1 },
