@@ -10,13 +10,13 @@ import { collectDemonstrations } from "@/server/trainers/data-sources";
 import { evaluatePolicy, lockHeldOutSet, type HeldOutSet } from "@/server/trainers/evaluate";
 import type { FamilyName, LoadedData } from "@/server/trainers/family";
 import { checkpointFamily, continueFamily, restoreFamily, runFamily, startFamily, type FamilyRunResult } from "@/server/trainers/families";
-import { initialPolicy, type Policy } from "@/server/trainers/policy";
+import { initialPolicy, type Policy, type SoftmaxLinearPolicy } from "@/server/trainers/policy";
 import { stage1Receipt } from "@/server/trainers/stage1";
 
 export const desk = createSupportDesk();
 export const V2 = findDistribution("v2");
 export const GATE = lockHeldOutSet(desk, "v2", 300, "gate");
-export const UNIFORM = initialPolicy("softmax-linear", desk);
+export const UNIFORM = initialPolicy("softmax-linear", desk) as SoftmaxLinearPolicy;
 export const CODE_REVISION = "3f2a9c1d0b7e";
 
 /** A loaded snapshot for tests (its digest is over the sorted records, as the datasets module computes it). */

@@ -61,8 +61,8 @@ describe("online learning from single interactions' feedback", () => {
   });
 
   it("decides: a drop beyond the tolerance is a rollback proposal, anything else a new candidate", () => {
-    const a = "sha256:" + "a".repeat(64);
-    const b = "sha256:" + "b".repeat(64);
+    const a = `sha256:${"a".repeat(64)}` as const;
+    const b = `sha256:${"b".repeat(64)}` as const;
     expect(decideAfterUpdate({ accepted: a, candidate: b, before: 0.5, after: 0.47, tolerance: 0.02, metric: "m" })).toMatchObject({ action: "propose-rollback", to: a, from: b });
     expect(decideAfterUpdate({ accepted: a, candidate: b, before: 0.5, after: 0.49, tolerance: 0.02, metric: "m" })).toMatchObject({ action: "new-candidate", candidate: b, parent: a });
   });
