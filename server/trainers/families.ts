@@ -60,15 +60,16 @@ export function parseFamilyConfig(name: FamilyName, input: unknown): unknown {
   return familyOf(name).configSchema.parse(input ?? {});
 }
 
-export type FamilyInfo = { name: FamilyName; description: string; resourceKind: ResourceKind; parentKind: string; reads: string[]; defaults: unknown };
+export type FamilyInfo = { name: FamilyName; description: string; resourceKind: ResourceKind; parentKind: string; reads: string[]; defaults: unknown; required: string[] };
 
 /** Every family, for the training page: name, description, what it makes and reads, default config. */
 export function listFamilies(): FamilyInfo[] {
   return FAMILY_NAMES.map((name) => {
     const f = FAMILIES[name];
-    // A family with a required field (fine-tune's domain) has no complete default; show what defaults exist.
+    // A family with a required field (fine-tune's domain) has no complete default: name what must be given.
     const parsed = f.configSchema.safeParse({});
-    return { name, description: f.description, resourceKind: f.resourceKind, parentKind: f.parentKind, reads: [...f.reads], defaults: parsed.success ? parsed.data : null };
+    const required = parsed.success ? [] : parsed.error.issues.map((i) => i.path.join("."));
+    return { name, description: f.description, resourceKind: f.resourceKind, parentKind: f.parentKind, reads: [...f.reads], defaults: parsed.success ? parsed.data : null, required };
   });
 }
 
