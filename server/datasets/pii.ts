@@ -29,7 +29,9 @@ const NAME_WORD = "[A-ZÀ-Þ][a-zà-ÿ'’]+(?:-[A-ZÀ-Þ][a-zà-ÿ'’]+)?";
 const GREETING = new RegExp(`\\b(?:Hi|Hello|Hey|Dear|Good (?:morning|afternoon|evening))(?:\\s+(?:Mr|Mrs|Ms|Dr)\\.?)?\\s+(${NAME_WORD}(?:\\s+${NAME_WORD})?)`, "g");
 // "I am …" / "This is …" alone name too many things ("I am Unable", "This is Urgent"): only with "from".
 const INTRO = new RegExp(`\\b(?:[Mm]y name is|[Mm]y name's|Name:|[Ss]igned:?)\\s+(${NAME_WORD}(?:\\s+${NAME_WORD})?)|\\b(?:I am|I'm|This is)\\s+(${NAME_WORD}(?:\\s+${NAME_WORD})?)(?=\\s+(?:from|here)\\b)`, "g");
-const SIGNOFF = new RegExp(`\\b(?:Thanks|Thank you|Cheers|Regards|Best regards|Kind regards|Best|Sincerely|Yours|Many thanks|Saludos|Un saludo|Viele Grüße|Beste Grüße|Mit freundlichen Grüßen|Gruß|Cordialement|Merci)[,!.]?\\s*(?:\\n|\\s|-{1,2})\\s*(${NAME_WORD}(?:\\s+${NAME_WORD})?)\\b`, "g");
+const SIGNOFF_CUES = ["Thanks", "Thank you", "Cheers", "Regards", "Best regards", "Kind regards", "Best", "Sincerely", "Yours", "Many thanks", "Saludos", "Un saludo", "Viele Grüße", "Beste Grüße", "Mit freundlichen Grüßen", "Gruß", "Cordialement", "Merci"];
+// Sign-off words in either case ("thanks! Jane"); the name itself must still be capitalised.
+const SIGNOFF = new RegExp(`\\b(?:${SIGNOFF_CUES.map((c) => `[${c[0]}${c[0]!.toLowerCase()}]${c.slice(1)}`).join("|")})[,!.]?\\s*(?:\\n|\\s|-{1,2})\\s*(${NAME_WORD}(?:\\s+${NAME_WORD})?)\\b`, "g");
 
 function matches(text: string, re: RegExp, type: PiiType, confirm: (m: string) => boolean, group = 0): Redaction[] {
   const out: Redaction[] = [];
