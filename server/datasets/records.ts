@@ -59,30 +59,33 @@ export const ZInteraction = z
   .strict();
 export type Interaction = z.infer<typeof ZInteraction>;
 
+const feedbackFields = {
+  interactionId: id,
+  raterId: z.string().min(1, "raterId must not be empty"),
+  /** How far this rater is trusted, 0..1 (e.g. agreement with reviewed ground truth so far). */
+  credibility: z.number().min(0, "credibility must be ≥ 0").max(1, "credibility must be ≤ 1").default(1),
+  givenAt: z.iso.datetime({ message: "givenAt must be an ISO date-time" }),
+  /** 1..5 stars. */
+  rating: z.number().min(1, "rating must be ≥ 1").max(5, "rating must be ≤ 5").nullable().default(null),
+  /** This interaction was preferred over `over` (another interaction of the same task). */
+  preferredOver: z.string().nullable().default(null),
+  /** The action that should have been taken at a step. */
+  correction: z.object({ step: z.number().int().min(0), action: z.string().min(1) }).strict().nullable().default(null),
+  suggestions: z.array(z.string()).default([]),
+  text: z.string().default(""),
+};
+type FeedbackSignal = { rating: number | null; preferredOver: string | null; correction: unknown; suggestions: string[] };
+const hasSignal = (f: FeedbackSignal) => f.rating !== null || f.preferredOver !== null || f.correction !== null || f.suggestions.length > 0;
+const signalRequired = { message: "feedback needs a rating, a preference, a correction or a suggestion", path: ["rating"] };
+
+/** Feedback on one interaction as a client submits it (the server gives it its id). */
+export const ZFeedbackSubmission = z.object(feedbackFields).strict().refine(hasSignal, signalRequired);
+
 /** Feedback on one interaction: a rating, a preference over another interaction, a correction, or several. */
 export const ZFeedback = z
-  .object({
-    kind: z.literal("feedback"),
-    id,
-    interactionId: id,
-    raterId: z.string().min(1, "raterId must not be empty"),
-    /** How far this rater is trusted, 0..1 (e.g. agreement with reviewed ground truth so far). */
-    credibility: z.number().min(0, "credibility must be ≥ 0").max(1, "credibility must be ≤ 1").default(1),
-    givenAt: z.iso.datetime({ message: "givenAt must be an ISO date-time" }),
-    /** 1..5 stars. */
-    rating: z.number().min(1, "rating must be ≥ 1").max(5, "rating must be ≤ 5").nullable().default(null),
-    /** This interaction was preferred over `over` (another interaction of the same task). */
-    preferredOver: z.string().nullable().default(null),
-    /** The action that should have been taken at a step. */
-    correction: z.object({ step: z.number().int().min(0), action: z.string().min(1) }).strict().nullable().default(null),
-    suggestions: z.array(z.string()).default([]),
-    text: z.string().default(""),
-  })
+  .object({ kind: z.literal("feedback"), id, ...feedbackFields })
   .strict()
-  .refine((f) => f.rating !== null || f.preferredOver !== null || f.correction !== null || f.suggestions.length > 0, {
-    message: "feedback needs a rating, a preference, a correction or a suggestion",
-    path: ["rating"],
-  });
+  .refine(hasSignal, signalRequired);
 export type Feedback = z.infer<typeof ZFeedback>;
 
 /** An unlabeled task as the agent first sees it (for self-supervised pattern discovery). */
