@@ -84,6 +84,14 @@ export type FamilyDefinition<S extends z.ZodType = z.ZodType, P = unknown> = {
   start(init: FamilyStart<z.output<S>, P>, state?: unknown): FamilySession;
 };
 
+/** What every policy candidate's rollouts show: one step span per decision and the episode's reward. */
+export const POLICY_SPAN_FAMILIES = ["agent.step", "reward"] as const;
+
+/** A family that trains softmax-linear policies: the shared fields filled in. */
+export function softmaxFamily<S extends z.ZodType>(d: Pick<FamilyDefinition<S, SoftmaxLinearPolicy>, "name" | "description" | "configSchema" | "reads" | "start">): FamilyDefinition<S, SoftmaxLinearPolicy> {
+  return { resourceKind: "policy", parentKind: "softmax-linear", spanFamilies: POLICY_SPAN_FAMILIES, parentOf: (r, env) => softmaxParent(d.name, r, env), ...d };
+}
+
 /** Records of the kinds a family reads, or a clear error naming what is missing. */
 export function requireRecords<K extends RecordKind>(family: string, data: LoadedData | null, kind: K): Extract<DatasetRecord, { kind: K }>[] {
   if (!data) throw new Error(`${family} reads ${kind} records: give it a training snapshot`);

@@ -2,7 +2,7 @@
 // collection on the run's task distribution — one update = collect a batch, learn from it.
 import { z } from "zod";
 import type { AlgorithmName, Trainer } from "./algorithm";
-import { policyCandidate, type AnyEnvironment, type FamilyDefinition, type FamilySession, type FamilyStart } from "./family";
+import { POLICY_SPAN_FAMILIES, policyCandidate, type AnyEnvironment, type FamilyDefinition, type FamilySession, type FamilyStart } from "./family";
 import { collectBatch } from "./loop";
 import { assertPolicyFits, type Policy } from "./policy";
 import { ppoConfigSchema } from "./ppo";
@@ -84,7 +84,7 @@ export const ppoFamily: FamilyDefinition<typeof ppoFamilyConfigSchema, Policy> =
   parentKind: "softmax-linear",
   configSchema: ppoFamilyConfigSchema,
   reads: [],
-  spanFamilies: ["agent.step", "reward"],
+  spanFamilies: POLICY_SPAN_FAMILIES,
   parentOf: parentFor("ppo"),
   start: (init, state) => new TrainerSession("ppo", init as never, state as TrainerState | undefined),
 };
@@ -96,7 +96,7 @@ export const qLearningFamily: FamilyDefinition<typeof qLearningFamilyConfigSchem
   parentKind: "q-tabular",
   configSchema: qLearningFamilyConfigSchema,
   reads: [],
-  spanFamilies: ["agent.step", "reward"],
+  spanFamilies: POLICY_SPAN_FAMILIES,
   parentOf: parentFor("q-learning"),
   start: (init, state) => new TrainerSession("q-learning", init as never, state as TrainerState | undefined),
 };

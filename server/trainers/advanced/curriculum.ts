@@ -9,7 +9,7 @@ import { deskDifficulty } from "@/server/environments/support-desk/domains";
 import { streamSeed } from "@/server/environments/prng";
 import type { EnvTask } from "@/server/environments/types";
 import type { Trainer } from "../algorithm";
-import { policyCandidate, softmaxParent, type AnyEnvironment, type FamilyDefinition, type FamilySession, type FamilyStart } from "../family";
+import { policyCandidate, type AnyEnvironment, type FamilySession, type FamilyStart, softmaxFamily } from "../family";
 import { collectBatch } from "../loop";
 import type { SoftmaxLinearPolicy } from "../policy";
 import { createPpoTrainer, ppoConfigSchema } from "../ppo";
@@ -139,14 +139,10 @@ class CurriculumSession implements FamilySession {
   }
 }
 
-export const curriculumFamily: FamilyDefinition<typeof curriculumConfigSchema, SoftmaxLinearPolicy> = {
+export const curriculumFamily = softmaxFamily({
   name: "curriculum",
   description: "PPO on tasks ordered by difficulty: moves up a level after consistent success above the threshold.",
-  resourceKind: "policy",
-  parentKind: "softmax-linear",
   configSchema: curriculumConfigSchema,
   reads: [],
-  spanFamilies: ["agent.step", "reward"],
-  parentOf: (r, env) => softmaxParent("curriculum", r, env),
   start: (init, state) => new CurriculumSession(init, state as CurriculumState | undefined),
-};
+});

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { Demonstration } from "@/server/datasets/records";
 import { Rng, type RngState } from "@/server/environments/prng";
-import { policyCandidate, requireRecords, softmaxParent, withWeights, type AnyEnvironment, type FamilyDefinition, type FamilySession, type FamilyStart } from "../family";
+import { policyCandidate, requireRecords, withWeights, type AnyEnvironment, type FamilySession, type FamilyStart, softmaxFamily } from "../family";
 import type { SoftmaxLinearPolicy } from "../policy";
 import { imitationItems } from "../supervised/examples";
 import { itemHit, itemLoss, type Item } from "../supervised/objective";
@@ -133,14 +133,10 @@ class ReptileSession implements FamilySession {
   }
 }
 
-export const reptileFamily: FamilyDefinition<typeof reptileConfigSchema, SoftmaxLinearPolicy> = {
+export const reptileFamily = softmaxFamily({
   name: "reptile",
   description: "First-order meta-learning (Reptile) over task families: an initialisation that adapts to a new family in a few steps.",
-  resourceKind: "policy",
-  parentKind: "softmax-linear",
   configSchema: reptileConfigSchema,
   reads: ["demonstration"],
-  spanFamilies: ["agent.step", "reward"],
-  parentOf: (r, env) => softmaxParent("reptile", r, env),
   start: (init, state) => new ReptileSession(init, state as ReptileState | undefined),
-};
+});

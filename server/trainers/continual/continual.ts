@@ -12,7 +12,7 @@
 import { z } from "zod";
 import type { Demonstration } from "@/server/datasets/records";
 import { Rng, type RngState } from "@/server/environments/prng";
-import { policyCandidate, requireRecords, softmaxParent, withWeights, type FamilyDefinition, type FamilySession, type FamilyStart } from "../family";
+import { policyCandidate, requireRecords, withWeights, type FamilySession, type FamilyStart, softmaxFamily } from "../family";
 import type { SoftmaxLinearPolicy } from "../policy";
 import { filterByQuality, imitationItems, qualityFilterSchema } from "../supervised/examples";
 import { evenly } from "../supervised/fine-tune";
@@ -250,14 +250,10 @@ function fitCfg(cfg: ContinualConfig, learningRate: number) {
   };
 }
 
-export const continualFamily: FamilyDefinition<typeof continualConfigSchema, SoftmaxLinearPolicy> = {
+export const continualFamily = softmaxFamily({
   name: "continual",
   description: "Learns a changing stream of demonstrations with replay rehearsal, EWC and Page–Hinkley task-boundary detection; adapts learning rate and exploration.",
-  resourceKind: "policy",
-  parentKind: "softmax-linear",
   configSchema: continualConfigSchema,
   reads: ["demonstration"],
-  spanFamilies: ["agent.step", "reward"],
-  parentOf: (r, env) => softmaxParent("continual", r, env),
   start: (init, state) => new ContinualSession(init, state as ContinualState | undefined),
-};
+});

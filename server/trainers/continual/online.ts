@@ -8,10 +8,11 @@
 // the accepted weights; otherwise the new weights become a new candidate. Nothing edits a default.
 import { z } from "zod";
 import type { Feedback, Interaction } from "@/server/datasets/records";
-import { actionIndexer, featuresOf, policyCandidate, requireRecords, softmaxParent, withWeights, type AnyEnvironment, type FamilyDefinition, type FamilySession, type FamilyStart } from "../family";
+import { actionIndexer, featuresOf, policyCandidate, requireRecords, withWeights, type AnyEnvironment, type FamilySession, type FamilyStart, softmaxFamily } from "../family";
 import { evaluatePolicy, type HeldOutSet } from "../evaluate";
 import type { SoftmaxLinearPolicy } from "../policy";
 import { policyDigest } from "../policy-resource";
+import { ratingScore } from "../supervised/feedback";
 import { SoftmaxFitter } from "../supervised/fitter";
 import type { Item } from "../supervised/objective";
 import { decideAfterUpdate, type RollbackDecision } from "./rollback";
@@ -95,8 +96,7 @@ export class OnlineLearner {
     const signals: Pending[] = [];
     const mid = this.#cfg.ratingMidpoint;
     if (feedback.rating !== undefined && feedback.rating !== null) {
-      const span = feedback.rating >= mid ? 5 - mid : mid - 1;
-      const score = span > 0 ? (feedback.rating - mid) / span : 0;
+      const score = ratingScore(feedback.rating, mid);
       if (score !== 0) signals.push({ interactionId, kind: score > 0 ? "ce" : "unlikely", step: "all", action: null, w: Math.abs(score) * credibility * (score < 0 ? this.#cfg.disapprovalWeight : 1) });
     }
     if (feedback.correction) signals.push({ interactionId, kind: "ce", step: feedback.correction.step, action: feedback.correction.action, w: credibility });
@@ -226,14 +226,10 @@ class OnlineSession implements FamilySession {
   }
 }
 
-export const onlineFamily: FamilyDefinition<typeof onlineConfigSchema, SoftmaxLinearPolicy> = {
+export const onlineFamily = softmaxFamily({
   name: "online",
   description: "Learns from feedback on single interactions in confident batches; proposes a rollback (through the gate) when the monitored reward drops.",
-  resourceKind: "policy",
-  parentKind: "softmax-linear",
   configSchema: onlineConfigSchema,
   reads: ["interaction", "feedback"],
-  spanFamilies: ["agent.step", "reward"],
-  parentOf: (r, env) => softmaxParent("online", r, env),
   start: (init, state) => new OnlineSession(init, state as OnlineSessionState | undefined),
-};
+});

@@ -7,9 +7,9 @@
 // and dropout 0.1 ~0.05, while noise 0.05 helped slightly; they stay available as options.
 import { z } from "zod";
 import { earlyStoppingSchema, fitConfigShape, SoftmaxFitter, type FitterState } from "../supervised/fitter";
+import { FitterSession } from "../supervised/session";
 import { imitationItems, qualityFilterSchema, filterByQuality } from "../supervised/examples";
-import { epochFigures } from "../supervised/supervised";
-import { policyCandidate, requireRecords, softmaxParent, withWeights, type FamilyDefinition, type FamilySession, type FamilyStart } from "../family";
+import { policyCandidate, requireRecords, softmaxFamily, withWeights } from "../family";
 import type { SoftmaxLinearPolicy } from "../policy";
 
 export const behaviourCloningConfigSchema = z
@@ -29,69 +29,51 @@ export type BehaviourCloningConfig = z.output<typeof behaviourCloningConfigSchem
 
 type BcState = { fitter: FitterState; reachedThreshold: boolean };
 
-class BehaviourCloningSession implements FamilySession {
-  readonly family = "behaviour-cloning" as const;
-  readonly #parent: SoftmaxLinearPolicy;
-  readonly #cfg: BehaviourCloningConfig;
-  readonly #fitter: SoftmaxFitter;
-  readonly #counts: Record<string, number>;
+/** Ends early once validation imitation accuracy reaches the threshold (on the weights that reached it). */
+class BehaviourCloningSession extends FitterSession {
+  readonly #threshold: number | null;
   #reached: boolean;
 
-  constructor(init: FamilyStart<BehaviourCloningConfig, SoftmaxLinearPolicy>, state?: BcState) {
-    this.#parent = init.parent;
-    this.#cfg = init.config;
-    const all = requireRecords("behaviour-cloning", init.data, "demonstration");
-    const filtered = filterByQuality(all, init.config.qualityFiltering).kept;
-    const demos = init.config.successfulOnly ? filtered.filter((d) => d.outcomeReached === true) : filtered;
-    if (demos.length === 0) throw new Error("behaviour-cloning: no expert trajectory left to clone (successfulOnly / quality filter removed all)");
-    this.#counts = { offered: all.length, cloned: demos.length };
-    this.#fitter = new SoftmaxFitter(
-      {
-        nA: init.environment.actions.length,
-        weights: Float64Array.from(init.parent.weights),
-        items: imitationItems(init.environment, demos, "uniform"),
-        config: init.config,
-        seed: init.seed,
-        augment: { dropout: init.config.dropout, noise: init.config.noiseInjection },
-      },
-      state?.fitter,
-    );
-    this.#reached = state?.reachedThreshold ?? false;
+  constructor(parent: SoftmaxLinearPolicy, fitter: SoftmaxFitter, threshold: number | null, counts: Record<string, number>, reached: boolean) {
+    super("behaviour-cloning", parent, fitter, () => ({ trajectories: counts, reachedAccuracyThreshold: this.#reached }));
+    this.#threshold = threshold;
+    this.#reached = reached;
   }
 
-  get updates() {
-    return this.#fitter.epoch;
+  override get finished() {
+    return this.fitter.done || this.#reached;
   }
-  get finished() {
-    return this.#fitter.done || this.#reached;
-  }
-  async step() {
+  override async step() {
     if (this.finished) throw new Error("behaviour cloning has finished: no more epochs");
-    const r = this.#fitter.runEpoch();
-    const t = this.#cfg.imitationAccuracyThreshold;
-    if (t !== null && r.valAccuracy !== null && r.valAccuracy >= t) this.#reached = true;
-    return { update: r.epoch, finished: this.finished, figures: epochFigures(r) };
+    const r = await super.step();
+    const acc = this.fitter.history.at(-1)!.valAccuracy;
+    if (this.#threshold !== null && acc !== null && acc >= this.#threshold) this.#reached = true;
+    return { ...r, finished: this.finished };
   }
-  candidate() {
-    // Reaching the accuracy threshold ends training on the current weights (they are the ones that reached it).
-    return policyCandidate(withWeights(this.#parent, this.#reached && !this.#fitter.done ? Float64Array.from(this.#fitter.state().weights) : this.#fitter.weights()));
+  override candidate() {
+    return policyCandidate(withWeights(this.parent, this.#reached && !this.fitter.done ? this.fitter.state().weights : this.fitter.weights()));
   }
-  report() {
-    return { trajectories: this.#counts, ...this.#fitter.sizes, reachedAccuracyThreshold: this.#reached, bestEpoch: this.#fitter.bestEpoch(), history: this.#fitter.history };
-  }
-  state(): BcState {
-    return { fitter: this.#fitter.state(), reachedThreshold: this.#reached };
+  override state(): BcState {
+    return { fitter: this.fitter.state(), reachedThreshold: this.#reached };
   }
 }
 
-export const behaviourCloningFamily: FamilyDefinition<typeof behaviourCloningConfigSchema, SoftmaxLinearPolicy> = {
+export const behaviourCloningFamily = softmaxFamily({
   name: "behaviour-cloning",
   description: "Clones successful expert trajectories with noise injection, input dropout, L2 and early stopping.",
-  resourceKind: "policy",
-  parentKind: "softmax-linear",
   configSchema: behaviourCloningConfigSchema,
   reads: ["demonstration"],
-  spanFamilies: ["agent.step", "reward"],
-  parentOf: (r, env) => softmaxParent("behaviour-cloning", r, env),
-  start: (init, state) => new BehaviourCloningSession(init, state as BcState | undefined),
-};
+  start(init, state) {
+    const cfg = init.config;
+    const st = state as BcState | undefined;
+    const all = requireRecords("behaviour-cloning", init.data, "demonstration");
+    const filtered = filterByQuality(all, cfg.qualityFiltering).kept;
+    const demos = cfg.successfulOnly ? filtered.filter((d) => d.outcomeReached === true) : filtered;
+    if (demos.length === 0) throw new Error("behaviour-cloning: no expert trajectory left to clone (successfulOnly / quality filter removed all)");
+    const fitter = new SoftmaxFitter(
+      { nA: init.environment.actions.length, weights: Float64Array.from(init.parent.weights), items: imitationItems(init.environment, demos, "uniform"), config: cfg, seed: init.seed, augment: { dropout: cfg.dropout, noise: cfg.noiseInjection } },
+      st?.fitter,
+    );
+    return new BehaviourCloningSession(init.parent, fitter, cfg.imitationAccuracyThreshold, { offered: all.length, cloned: demos.length }, st?.reachedThreshold ?? false);
+  },
+});

@@ -12,7 +12,7 @@ import { streamSeed } from "@/server/environments/prng";
 import { REWARD_COMPONENTS, type RewardComponents } from "@/server/environments/types";
 import { Adam } from "../adam";
 import type { Trainer } from "../algorithm";
-import { policyCandidate, requireRecords, softmaxParent, type AnyEnvironment, type FamilyDefinition, type FamilySession, type FamilyStart } from "../family";
+import { policyCandidate, requireRecords, type AnyEnvironment, type FamilySession, type FamilyStart, softmaxFamily } from "../family";
 import { collectBatch } from "../loop";
 import { actingPolicy, withEpsilon, type SoftmaxLinearPolicy } from "../policy";
 import { createPpoTrainer, ppoConfigSchema } from "../ppo";
@@ -216,15 +216,11 @@ function prefixed(prefix: string, o: Record<string, number>): Record<string, num
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [prefix + k, v]));
 }
 
-export const maxentIrlFamily: FamilyDefinition<typeof maxentIrlConfigSchema, SoftmaxLinearPolicy> = {
+export const maxentIrlFamily = softmaxFamily({
   name: "maxent-irl",
   description: "Recovers reward weights from expert demonstrations (MaxEnt IRL), then trains the policy with PPO on that reward.",
-  resourceKind: "policy",
-  parentKind: "softmax-linear",
   configSchema: maxentIrlConfigSchema,
   reads: ["demonstration"],
-  spanFamilies: ["agent.step", "reward"],
-  parentOf: (r, env) => softmaxParent("maxent-irl", r, env),
   start: (init, state) => new MaxentIrlSession(init, state as IrlState | undefined),
-};
+});
 

@@ -6,11 +6,11 @@
 // labels. An L2 anchor to the parent keeps the update conservative. One update = one epoch.
 import { z } from "zod";
 import type { Feedback, Interaction } from "@/server/datasets/records";
-import { actionIndexer, featuresOf, policyCandidate, requireRecords, softmaxParent, withWeights, type AnyEnvironment, type FamilyDefinition, type FamilySession, type FamilyStart } from "../family";
+import { actionIndexer, featuresOf, requireRecords, softmaxFamily, type AnyEnvironment } from "../family";
 import type { SoftmaxLinearPolicy } from "../policy";
 import { sequenceLogProb, type Item, type Steps } from "./objective";
 import { fitConfigShape, SoftmaxFitter, type FitterState } from "./fitter";
-import { epochFigures } from "./supervised";
+import { FitterSession } from "./session";
 
 export const feedbackConfigSchema = z
   .object({
@@ -63,6 +63,12 @@ export function feedbackWeights(feedback: readonly Feedback[], cfg: Pick<Feedbac
   return out;
 }
 
+/** A star rating as a score in [−1, 1]: 0 at the midpoint, ±1 at 5 and 1 stars. */
+export function ratingScore(rating: number, midpoint: number): number {
+  const span = rating >= midpoint ? 5 - midpoint : midpoint - 1;
+  return span > 0 ? (rating - midpoint) / span : 0;
+}
+
 export type AggregatedRating = { interactionId: string; score: number; weight: number; ratings: number };
 
 /** Weighted mean rating per interaction, mapped to [−1, 1] around the midpoint; weight = mean feedback weight. */
@@ -72,9 +78,8 @@ export function aggregateRatings(feedback: readonly Feedback[], weights: Map<str
     if (f.rating === null) continue;
     const w = weights.get(f.id)!;
     const a = by.get(f.interactionId) ?? { sw: 0, swr: 0, n: 0 };
-    const span = f.rating >= midpoint ? 5 - midpoint : midpoint - 1;
     a.sw += w;
-    a.swr += w * (span > 0 ? (f.rating - midpoint) / span : 0);
+    a.swr += w * ratingScore(f.rating, midpoint);
     a.n++;
     by.set(f.interactionId, a);
   }
@@ -123,55 +128,19 @@ export function feedbackItems(env: AnyEnvironment, parent: SoftmaxLinearPolicy, 
   return { items, counts: { feedback: feedback.length, ratedInteractions: ratings.length, approved: ratings.filter((r) => r.score > 0).length, disapproved: ratings.filter((r) => r.score < 0).length, preferences, corrections } };
 }
 
-class FeedbackSession implements FamilySession {
-  readonly family = "feedback" as const;
-  readonly #parent: SoftmaxLinearPolicy;
-  readonly #fitter: SoftmaxFitter;
-  readonly #counts: Record<string, number>;
-
-  constructor(init: FamilyStart<FeedbackConfig, SoftmaxLinearPolicy>, state?: FitterState) {
-    this.#parent = init.parent;
+export const feedbackFamily = softmaxFamily({
+  name: "feedback",
+  description: "Learns from ratings, preferences (DPO) and corrections on past interactions, weighted by rater credibility and recency.",
+  configSchema: feedbackConfigSchema,
+  reads: ["interaction", "feedback"],
+  start(init, state) {
     const interactions = requireRecords("feedback", init.data, "interaction");
     const feedback = requireRecords("feedback", init.data, "feedback");
     const { items, counts } = feedbackItems(init.environment, init.parent, interactions, feedback, init.config);
     if (items.length === 0) throw new Error("feedback: after weighting, no feedback carries any weight");
-    this.#counts = counts;
     const center = Float64Array.from(init.parent.weights);
-    this.#fitter = new SoftmaxFitter(
-      { nA: init.environment.actions.length, weights: center, items, config: init.config, seed: init.seed, anchor: { center, strength: init.config.anchorToParent, fisher: null } },
-      state,
-    );
-  }
-
-  get updates() {
-    return this.#fitter.epoch;
-  }
-  get finished() {
-    return this.#fitter.done;
-  }
-  async step() {
-    const r = this.#fitter.runEpoch();
-    return { update: r.epoch, finished: r.stopped, figures: epochFigures(r) };
-  }
-  candidate() {
-    return policyCandidate(withWeights(this.#parent, this.#fitter.weights()));
-  }
-  report() {
-    return { feedback: this.#counts, ...this.#fitter.sizes, bestEpoch: this.#fitter.bestEpoch(), history: this.#fitter.history };
-  }
-  state() {
-    return this.#fitter.state();
-  }
-}
-
-export const feedbackFamily: FamilyDefinition<typeof feedbackConfigSchema, SoftmaxLinearPolicy> = {
-  name: "feedback",
-  description: "Learns from ratings, preferences (DPO) and corrections on past interactions, weighted by rater credibility and recency.",
-  resourceKind: "policy",
-  parentKind: "softmax-linear",
-  configSchema: feedbackConfigSchema,
-  reads: ["interaction", "feedback"],
-  spanFamilies: ["agent.step", "reward"],
-  parentOf: (r, env) => softmaxParent("feedback", r, env),
-  start: (init, state) => new FeedbackSession(init, state as FitterState | undefined),
-};
+    const anchor = { center, strength: init.config.anchorToParent, fisher: null };
+    const fitter = new SoftmaxFitter({ nA: init.environment.actions.length, weights: center, items, config: init.config, seed: init.seed, anchor }, state as FitterState | undefined);
+    return new FitterSession("feedback", init.parent, fitter, () => ({ feedback: counts }));
+  },
+});

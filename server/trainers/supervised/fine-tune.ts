@@ -5,12 +5,11 @@
 // on the target domain and on every other domain, before and after, and retention = after / before.
 import { z } from "zod";
 import type { Demonstration } from "@/server/datasets/records";
-import { policyCandidate, requireRecords, softmaxParent, withWeights, type AnyEnvironment, type FamilyDefinition, type FamilySession, type FamilyStart } from "../family";
-import type { SoftmaxLinearPolicy } from "../policy";
+import { requireRecords, softmaxFamily, type AnyEnvironment } from "../family";
 import { filterByQuality, imitationItems, qualityFilterSchema } from "./examples";
 import { fisherDiagonal, type Item } from "./objective";
 import { fitConfigShape, SoftmaxFitter, type FitterState } from "./fitter";
-import { epochFigures } from "./supervised";
+import { FitterSession } from "./session";
 
 export const preserveSchema = z
   .object({
@@ -58,81 +57,32 @@ export function accuracyByDomain(env: AnyEnvironment, weights: Float64Array, dem
   );
 }
 
-class FineTuneSession implements FamilySession {
-  readonly family = "fine-tune" as const;
-  readonly #init: FamilyStart<FineTuneConfig, SoftmaxLinearPolicy>;
-  readonly #fitter: SoftmaxFitter;
-  readonly #others: Demonstration[];
-  readonly #target: Demonstration[];
-  readonly #before: Record<string, number>;
-
-  constructor(init: FamilyStart<FineTuneConfig, SoftmaxLinearPolicy>, state?: FitterState) {
-    this.#init = init;
-    const all = filterByQuality(requireRecords("fine-tune", init.data, "demonstration"), init.config.qualityFiltering).kept;
-    this.#target = all.filter((d) => d.domain === init.config.domain);
-    this.#others = all.filter((d) => d.domain !== init.config.domain);
-    if (this.#target.length === 0) {
-      throw new Error(`fine-tune: no demonstrations of domain "${init.config.domain}" (domains: ${[...new Set(all.map((d) => d.domain))].sort().join(", ")})`);
-    }
-    const nA = init.environment.actions.length;
-    const parent = Float64Array.from(init.parent.weights);
-    const general = imitationItems(init.environment, this.#others, "uniform").map((i) => (i.kind === "ce" ? i.x : new Float64Array(0)));
-    const anchor = preservationAnchor(parent, nA, general, init.config.preserve);
-    const items = imitationItems(init.environment, this.#target, "uniform");
-    this.#fitter = new SoftmaxFitter({ nA, weights: parent, items, config: init.config, seed: init.seed, anchor }, state);
-    this.#before = this.#accuracy(parent);
-  }
-
-  #accuracy(weights: Float64Array) {
-    return accuracyByDomain(this.#init.environment, weights, [...this.#target, ...this.#others], () => this.#fitter);
-  }
-
-  get updates() {
-    return this.#fitter.epoch;
-  }
-  get finished() {
-    return this.#fitter.done;
-  }
-  async step() {
-    const r = this.#fitter.runEpoch();
-    return { update: r.epoch, finished: r.stopped, figures: epochFigures(r) };
-  }
-  candidate() {
-    return policyCandidate(withWeights(this.#init.parent, this.#fitter.weights()));
-  }
-
-  /** Accuracy per domain before/after and retention on the domains it was not tuned on. */
-  report() {
-    const after = this.#accuracy(this.#fitter.weights());
-    const target = this.#init.config.domain;
-    const others = Object.keys(after).filter((d) => d !== target);
-    const retention = Object.fromEntries(others.map((d) => [d, this.#before[d]! > 0 ? after[d]! / this.#before[d]! : 1]));
-    const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 1);
-    return {
-      domain: target,
-      preserve: this.#init.config.preserve.method,
-      accuracyBefore: this.#before,
-      accuracyAfter: after,
-      targetGain: after[target]! - this.#before[target]!,
-      retention,
-      meanRetention: mean(Object.values(retention)),
-      bestEpoch: this.#fitter.bestEpoch(),
-      history: this.#fitter.history,
-    };
-  }
-  state() {
-    return this.#fitter.state();
-  }
+/** Imitation accuracy per domain before (parent) and after, and retention on the domains not tuned on. */
+function retentionReport(env: AnyEnvironment, domain: string, demos: readonly Demonstration[], fitter: SoftmaxFitter, before: Record<string, number>) {
+  const after = accuracyByDomain(env, fitter.weights(), demos, () => fitter);
+  const others = Object.keys(after).filter((d) => d !== domain);
+  const retention = Object.fromEntries(others.map((d) => [d, before[d]! > 0 ? after[d]! / before[d]! : 1]));
+  const values = Object.values(retention);
+  return { domain, accuracyBefore: before, accuracyAfter: after, targetGain: after[domain]! - before[domain]!, retention, meanRetention: values.length ? values.reduce((a, b) => a + b, 0) / values.length : 1 };
 }
 
-export const fineTuneFamily: FamilyDefinition<typeof fineTuneConfigSchema, SoftmaxLinearPolicy> = {
+export const fineTuneFamily = softmaxFamily({
   name: "fine-tune",
   description: "Specialises a general policy on one domain, preserving the others with an L2-to-parent or EWC penalty; reports retention.",
-  resourceKind: "policy",
-  parentKind: "softmax-linear",
   configSchema: fineTuneConfigSchema,
   reads: ["demonstration"],
-  spanFamilies: ["agent.step", "reward"],
-  parentOf: (r, env) => softmaxParent("fine-tune", r, env),
-  start: (init, state) => new FineTuneSession(init, state as FitterState | undefined),
-};
+  start(init, state) {
+    const cfg = init.config;
+    const all = filterByQuality(requireRecords("fine-tune", init.data, "demonstration"), cfg.qualityFiltering).kept;
+    const target = all.filter((d) => d.domain === cfg.domain);
+    const others = all.filter((d) => d.domain !== cfg.domain);
+    if (target.length === 0) throw new Error(`fine-tune: no demonstrations of domain "${cfg.domain}" (domains: ${[...new Set(all.map((d) => d.domain))].sort().join(", ")})`);
+    const nA = init.environment.actions.length;
+    const parent = Float64Array.from(init.parent.weights);
+    const general = imitationItems(init.environment, others, "uniform").map((i) => (i.kind === "ce" ? i.x : new Float64Array(0)));
+    const anchor = preservationAnchor(parent, nA, general, cfg.preserve);
+    const fitter = new SoftmaxFitter({ nA, weights: parent, items: imitationItems(init.environment, target, "uniform"), config: cfg, seed: init.seed, anchor }, state as FitterState | undefined);
+    const before = accuracyByDomain(init.environment, parent, all, () => fitter);
+    return new FitterSession("fine-tune", init.parent, fitter, () => ({ preserve: cfg.preserve.method, ...retentionReport(init.environment, cfg.domain, all, fitter, before) }));
+  },
+});

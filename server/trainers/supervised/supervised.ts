@@ -3,10 +3,10 @@
 // size, learning rate, epochs, validation split and early stopping. One update = one epoch.
 import { z } from "zod";
 import type { Demonstration } from "@/server/datasets/records";
-import { policyCandidate, requireRecords, softmaxParent, withWeights, type FamilyDefinition, type FamilySession, type FamilyStart } from "../family";
-import type { SoftmaxLinearPolicy } from "../policy";
+import { requireRecords, softmaxFamily } from "../family";
 import { diversitySample, diversitySamplingSchema, filterByQuality, imitationItems, qualityFilterSchema } from "./examples";
 import { fitConfigShape, SoftmaxFitter, type FitterState } from "./fitter";
+import { FitterSession } from "./session";
 
 export const supervisedConfigSchema = z
   .object({
@@ -27,64 +27,16 @@ export function prepareDemonstrations(all: readonly Demonstration[], cfg: Pick<S
   return { used, counts: { offered: all.length, droppedLowQuality: dropped, sampledOut: kept.length - used.length, used: used.length } };
 }
 
-class SupervisedSession implements FamilySession {
-  readonly family = "supervised" as const;
-  readonly #parent: SoftmaxLinearPolicy;
-  readonly #fitter: SoftmaxFitter;
-  readonly #counts: Record<string, number>;
-
-  constructor(init: FamilyStart<SupervisedConfig, SoftmaxLinearPolicy>, state?: FitterState) {
-    this.#parent = init.parent;
-    const demos = requireRecords("supervised", init.data, "demonstration");
-    const { used, counts } = prepareDemonstrations(demos, init.config, init.seed);
-    this.#counts = counts;
-    const items = imitationItems(init.environment, used, init.config.weighting);
-    this.#fitter = new SoftmaxFitter({ nA: init.environment.actions.length, weights: Float64Array.from(init.parent.weights), items, config: init.config, seed: init.seed }, state);
-  }
-
-  get updates() {
-    return this.#fitter.epoch;
-  }
-  get finished() {
-    return this.#fitter.done;
-  }
-
-  async step() {
-    const r = this.#fitter.runEpoch();
-    return { update: r.epoch, finished: r.stopped, figures: epochFigures(r) };
-  }
-
-  candidate() {
-    return policyCandidate(withWeights(this.#parent, this.#fitter.weights()));
-  }
-
-  report() {
-    return { examples: this.#counts, ...this.#fitter.sizes, bestEpoch: this.#fitter.bestEpoch(), history: this.#fitter.history };
-  }
-
-  state() {
-    return this.#fitter.state();
-  }
-}
-
-/** An epoch report as flat figures (nulls left out). */
-export function epochFigures(r: { trainLoss: number; valLoss: number | null; valAccuracy: number | null; trainAccuracy: number | null }): Record<string, number> {
-  const out: Record<string, number> = { trainLoss: r.trainLoss };
-  if (r.valLoss !== null) out.valLoss = r.valLoss;
-  if (r.valAccuracy !== null) out.valAccuracy = r.valAccuracy;
-  if (r.trainAccuracy !== null) out.trainAccuracy = r.trainAccuracy;
-  return out;
-}
-
-export const supervisedFamily: FamilyDefinition<typeof supervisedConfigSchema, SoftmaxLinearPolicy> = {
+export const supervisedFamily = softmaxFamily({
   name: "supervised",
   description: "Fits the policy to expert demonstrations and labeled examples (quality filtering, diversity sampling, early stopping).",
-  resourceKind: "policy",
-  parentKind: "softmax-linear",
   configSchema: supervisedConfigSchema,
   reads: ["demonstration"],
-  spanFamilies: ["agent.step", "reward"],
-  parentOf: (r, env) => softmaxParent("supervised", r, env),
-  start: (init, state) => new SupervisedSession(init, state as FitterState | undefined),
-};
+  start(init, state) {
+    const { used, counts } = prepareDemonstrations(requireRecords("supervised", init.data, "demonstration"), init.config, init.seed);
+    const items = imitationItems(init.environment, used, init.config.weighting);
+    const fitter = new SoftmaxFitter({ nA: init.environment.actions.length, weights: Float64Array.from(init.parent.weights), items, config: init.config, seed: init.seed }, state as FitterState | undefined);
+    return new FitterSession("supervised", init.parent, fitter, () => ({ examples: counts }));
+  },
+});
 
