@@ -22,23 +22,28 @@ export const ZDemoStep = z
   .strict();
 export type DemoStep = z.infer<typeof ZDemoStep>;
 
+/** What demonstrations and interactions share: a task of a family, the decisions made, text, time. */
+const episodeFields = {
+  id,
+  taskId: z.string(),
+  /** Task family (intent family, distribution version, discovered cluster…). */
+  domain: z.string().min(1, "domain must not be empty"),
+  steps: z.array(ZDemoStep).min(1, "steps: at least one step is needed"),
+  /** Free text that came with it (the customer's message, the expert's note); anonymized before training. */
+  text: z.string().default(""),
+  /** ISO time it was recorded (temporal validation and continual streams order by it). */
+  recordedAt: z.iso.datetime().nullable().default(null),
+};
+
 /** An expert demonstration (a labeled example is a one-step demonstration). */
 export const ZDemonstration = z
   .object({
     kind: z.literal("demonstration"),
-    id,
-    taskId: z.string(),
-    /** Task family the demonstration belongs to (intent family, distribution version, discovered cluster…). */
-    domain: z.string().min(1, "domain must not be empty"),
+    ...episodeFields,
     /** Who demonstrated: an expert id or a policy digest. */
     source: z.string().min(1, "source must not be empty"),
     quality: z.number().min(0, "quality must be ≥ 0").max(1, "quality must be ≤ 1"),
-    steps: z.array(ZDemoStep).min(1, "a demonstration needs at least one step"),
     outcomeReached: z.boolean().nullable().default(null),
-    /** Free text that came with it (the customer's message, the expert's note); anonymized before training. */
-    text: z.string().default(""),
-    /** ISO time it was recorded (temporal validation orders by it). */
-    recordedAt: z.iso.datetime().nullable().default(null),
   })
   .strict();
 export type Demonstration = z.infer<typeof ZDemonstration>;
@@ -47,14 +52,9 @@ export type Demonstration = z.infer<typeof ZDemonstration>;
 export const ZInteraction = z
   .object({
     kind: z.literal("interaction"),
-    id,
-    taskId: z.string(),
-    domain: z.string().min(1, "domain must not be empty"),
+    ...episodeFields,
     /** Digest of the policy that acted. */
     policy: z.string(),
-    steps: z.array(ZDemoStep).min(1, "an interaction needs at least one step"),
-    text: z.string().default(""),
-    recordedAt: z.iso.datetime().nullable().default(null),
   })
   .strict();
 export type Interaction = z.infer<typeof ZInteraction>;

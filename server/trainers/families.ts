@@ -4,7 +4,8 @@
 // receipt needs. Training runs drive families only through here; checkpoints round-trip as sealed JSON.
 import type { z } from "zod";
 import type { JsonObject } from "@/server/gate/digest";
-import { digestOf, type Digest } from "@/server/environments/digest";
+import type { Digest } from "@/server/environments/digest";
+import { openSealed, sealJson } from "./algorithm";
 import { curriculumFamily } from "./advanced/curriculum";
 import { CLUSTERS_RESOURCE_TYPE, clustersResource, patternDiscoveryFamily, type TaskClusters } from "./advanced/pattern-discovery";
 import { reptileFamily } from "./advanced/reptile";
@@ -152,7 +153,7 @@ export type FamilyCheckpoint = {
 };
 
 export function checkpointFamily(started: StartedFamily): FamilyCheckpoint {
-  const body = {
+  return sealJson({
     format: FAMILY_CHECKPOINT_FORMAT,
     family: started.family,
     config: started.init.config,
@@ -161,16 +162,12 @@ export function checkpointFamily(started: StartedFamily): FamilyCheckpoint {
     facts: started.facts,
     updates: started.session.updates,
     state: JSON.parse(JSON.stringify(started.session.state())),
-  } as const;
-  return { ...body, digest: digestOf(body) };
+  } as const);
 }
 
 /** Continues a run from its checkpoint; the context must pin the same environment, distribution and data. */
 export function restoreFamily(input: unknown, ctx: FamilyContext): StartedFamily {
-  const c = input as FamilyCheckpoint;
-  if (!c || typeof c !== "object" || c.format !== FAMILY_CHECKPOINT_FORMAT) throw new Error(`not a family checkpoint (expected format ${FAMILY_CHECKPOINT_FORMAT})`);
-  const { digest, ...body } = c;
-  if (digestOf(body) !== digest) throw new Error("family checkpoint digest mismatch: it was altered or truncated");
+  const c = openSealed<FamilyCheckpoint>(input, FAMILY_CHECKPOINT_FORMAT, "family checkpoint");
   const f = c.facts;
   if (f.environment.id !== ctx.environment.id || f.environment.specDigest !== ctx.environment.specDigest) throw new Error(`checkpoint is for ${f.environment.id} ${f.environment.specDigest}`);
   if (f.taskDistribution.digest !== ctx.distribution.digest) throw new Error(`checkpoint pins task distribution ${f.taskDistribution.version} (${f.taskDistribution.digest})`);
