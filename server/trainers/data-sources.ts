@@ -74,9 +74,9 @@ export function collectDemonstrations(env: AnyEnvironment, sources: readonly Dem
   }));
 }
 
-/** What a deployed policy did on sampled tasks, plus each episode (so callers can simulate feedback on it). */
-export function collectInteractions(env: AnyEnvironment, policy: ActingPolicy, policyDigest: string, o: CollectRecordsOptions): { interaction: Interaction; episode: Episode }[] {
-  return episodes(env, o, () => policy).map(({ task, ep, i }) => ({
+/** What a deployed policy (or a per-task one) did on sampled tasks, plus each episode (so callers can simulate feedback on it). */
+export function collectInteractions(env: AnyEnvironment, policy: ActingPolicy | ((task: EnvTask) => ActingPolicy), policyDigest: string, o: CollectRecordsOptions): { interaction: Interaction; episode: Episode }[] {
+  return episodes(env, o, (task) => (typeof policy === "function" ? policy(task) : policy)).map(({ task, ep, i }) => ({
     interaction: {
       kind: "interaction",
       id: `int-${hexId(16, o.seed, i)}`,
