@@ -81,6 +81,8 @@ type ContinualState = {
   lastDomain: string | null;
   boundaries: number[];
   trueBoundaries: number[];
+  /** Accuracy on a domain's stream data when the stream moved past it (retention's baseline). */
+  segmentEnd: Record<string, number>;
   prequential: { update: number; accuracy: number; loss: number; domain: string }[];
 };
 
@@ -109,7 +111,7 @@ class ContinualSession implements FamilySession {
     this.#s = state ? structuredClone(state) : {
       weights: [...init.parent.weights], position: 0, updates: 0, rng: Rng.from(`${init.seed}/continual`).state(), replay: { items: [], seen: 0 }, taskRefs: [],
       fisher: null, anchor: null, detector: { n: 0, mean: 0, cum: 0, min: 0 }, adaptive: new AdaptiveController(cfg.adaptive, cfg.learningRate).state(),
-      lastDomain: null, boundaries: [], trueBoundaries: [], prequential: [],
+      lastDomain: null, boundaries: [], trueBoundaries: [], prequential: [], segmentEnd: {},
     };
     this.#rng = Rng.fromState(this.#s.rng);
     const d = cfg.boundaries.detector;
@@ -173,7 +175,11 @@ class ContinualSession implements FamilySession {
 
     // A labelled boundary is the batch where a new domain first appears.
     const labelled = s.lastDomain !== null && domains.some((d) => d !== s.lastDomain);
-    if (labelled) s.trueBoundaries.push(s.updates + 1);
+    if (labelled) {
+      s.trueBoundaries.push(s.updates + 1);
+      const ended = this.#domainItems(s.lastDomain!, s.position);
+      s.segmentEnd[s.lastDomain!] = this.#fitterFor(ended).evaluate(ended).accuracy ?? 0;
+    }
     const detected = cfg.boundaries.mode === "detect" ? this.#detect(batch, probe.loss) : cfg.boundaries.mode === "labels" && labelled;
     if (detected) {
       s.boundaries.push(s.updates + 1);
@@ -211,18 +217,24 @@ class ContinualSession implements FamilySession {
     };
   }
 
-  /** Accuracy on each domain's stream data now, and retention against the end of its segment. */
+  /** Items of one domain among the first `upTo` demonstrations of the stream. */
+  #domainItems(domain: string, upTo: number): Item[] {
+    return this.#stream.slice(0, upTo).flatMap((d, i) => (d.domain === domain ? this.#items[i]! : []));
+  }
+
+  /** Accuracy on each seen domain's stream data now, and retention against the end of its segment. */
   report() {
     const s = this.#s;
-    const byDomain = new Map<string, Item[]>();
-    this.#stream.forEach((d, i) => byDomain.set(d.domain, [...(byDomain.get(d.domain) ?? []), ...this.#items[i]!]));
-    const fitter = this.#fitterFor([...byDomain.values()][0]!);
-    const now = Object.fromEntries([...byDomain].map(([d, items]) => [d, fitter.evaluate(items).accuracy ?? 0]));
+    const domains = [...new Set(this.#stream.slice(0, s.position).map((d) => d.domain))];
+    const now = Object.fromEntries(domains.map((d) => { const items = this.#domainItems(d, s.position); return [d, this.#fitterFor(items).evaluate(items).accuracy ?? 0]; }));
+    const retention = Object.fromEntries(Object.entries(s.segmentEnd).map(([d, end]) => [d, end > 0 ? now[d]! / end : 1]));
     return {
       updates: s.updates,
       detectedBoundaries: s.boundaries,
       labelledBoundaries: s.trueBoundaries,
       accuracyNow: now,
+      accuracyAtSegmentEnd: s.segmentEnd,
+      retention,
       prequential: s.prequential,
       adaptive: this.#adaptive.state().log,
       replaySize: s.replay.items.length,

@@ -26,6 +26,10 @@ describe("continual learning over a changing stream", () => {
     expect(acc(full, "self-serve") - acc(naive, "self-serve")).toBeGreaterThan(0.15);
     // …and in rollouts on first-domain tickets.
     expect(gateScore(policyOf(full), firstDomain).meanReward - gateScore(policyOf(naive), firstDomain).meanReward).toBeGreaterThan(0.1);
+    // The family's own retention report (stream data of each finished domain, now vs when the stream moved on).
+    const retention = (r: typeof full) => (r.report.retention as Record<string, number>)["self-serve"]!;
+    expect(retention(full)).toBeGreaterThan(0.95);
+    expect(retention(full) - retention(naive)).toBeGreaterThan(0.1);
     // Both learned the last domain.
     expect(acc(full, "protected")).toBeGreaterThan(0.9);
     expect(acc(naive, "protected")).toBeGreaterThan(0.9);
