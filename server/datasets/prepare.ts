@@ -5,7 +5,8 @@ import type { Trajectory } from "@/server/environments/trajectory";
 import { DEFAULT_REWARD_WEIGHTS, weightedReward, type Environment } from "@/server/environments/types";
 import { runPipeline, type PipelineStep } from "./pipeline";
 import type { DatasetRecord, Demonstration } from "./records";
-import { createSnapshot, type Lineage } from "./snapshot";
+import { createSnapshot, loadSnapshot, type Lineage } from "./snapshot";
+import { stratifiedSplit, type SplitShares } from "./splits";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyEnvironment = Environment<any, any>;
@@ -45,4 +46,31 @@ export async function prepareSnapshot(
   const feedback = o.lineage?.feedback ?? o.records.filter((r) => r.kind === "feedback").map((r) => r.id);
   const snapshot = await createSnapshot(database, { name: o.name, records, createdBy: o.createdBy, lineage: { ...o.lineage, rollouts, feedback, pipeline: reports } });
   return { ...snapshot, records: records.length, pipeline: reports };
+}
+
+/**
+ * Cuts a stored snapshot into stratified train / validation / test snapshots (deterministic by seed),
+ * each pinned by its own digest with the parent and the split step in its lineage.
+ */
+export async function splitSnapshot(database: Database, o: { digest: string; shares: SplitShares; seed: string; createdBy: string }) {
+  const parent = await loadSnapshot(database, o.digest);
+  const split = stratifiedSplit(parent.records, o.shares, o.seed);
+  const out: Record<"train" | "validation" | "test", { id: string; digest: string; records: number }> = {} as never;
+  for (const part of ["train", "validation", "test"] as const) {
+    const ids = new Set(split[part]);
+    const records = parent.records.filter((r) => ids.has(r.id));
+    if (records.length === 0) throw new Error(`the ${part} share of ${parent.id} is empty: give it a larger share or more records`);
+    const s = await createSnapshot(database, {
+      name: `${parent.name}/${part}`,
+      records,
+      createdBy: o.createdBy,
+      lineage: {
+        ...parent.lineage,
+        parentSnapshot: parent.digest,
+        pipeline: [...parent.lineage.pipeline, { step: "split", params: { part, ...o.shares, seed: o.seed }, in: parent.records.length, out: records.length, details: {} }],
+      },
+    });
+    out[part] = { id: s.id, digest: s.digest, records: records.length };
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { prepareSnapshot, demonstrationsFromTrajectories } from "@/server/datasets/prepare";
+import { prepareSnapshot, demonstrationsFromTrajectories, splitSnapshot } from "@/server/datasets/prepare";
 import { createSnapshot, listSnapshots, loadSnapshot, snapshotAncestry } from "@/server/datasets/snapshot";
 import { collectBatch } from "@/server/trainers/loop";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
@@ -55,6 +55,19 @@ describeEachDialect("dataset snapshots", (dialect) => {
     expect((await snapshotAncestry(database, v2.digest)).map((m) => m.version)).toEqual([2, 1]);
     expect((await listSnapshots(database, "lineage")).map((m) => m.version)).toEqual([2, 1]);
     await expect(createSnapshot(database, { name: "x", records: demos.slice(0, 2), createdBy: "t", lineage: { parentSnapshot: `sha256:${"1".repeat(64)}` } })).rejects.toThrow(/lineage.parentSnapshot: no snapshot/);
+  });
+
+  it("split into stratified train / validation / test snapshots, each pinned and tracing back to the whole", async () => {
+    const records = demos.slice(0, 40);
+    const whole = await createSnapshot(database, { name: "to-split", records, createdBy: "test" });
+    const parts = await splitSnapshot(database, { digest: whole.digest, shares: { train: 0.6, validation: 0.2, test: 0.2 }, seed: "split", createdBy: "test" });
+    expect(parts.train.records + parts.validation.records + parts.test.records).toBe(records.length);
+    const test = await loadSnapshot(database, parts.test.digest);
+    expect(test.name).toBe("to-split/test");
+    expect(test.lineage.parentSnapshot).toBe(whole.digest);
+    expect(test.lineage.pipeline.at(-1)).toMatchObject({ step: "split", params: { part: "test", seed: "split" }, in: records.length, out: parts.test.records });
+    // Deterministic: the same split again finds the same snapshots.
+    expect(await splitSnapshot(database, { digest: whole.digest, shares: { train: 0.6, validation: 0.2, test: 0.2 }, seed: "split", createdBy: "test" })).toEqual(parts);
   });
 
   it("refuse bad input with the field named, and nothing half-written", async () => {

@@ -20,6 +20,12 @@ describe("supervised learning from expert demonstrations", () => {
     expect(after.protectedPassed).toBeGreaterThan(before.protectedPassed);
   });
 
+  it("learns from labeled examples too (one decision per record)", async () => {
+    const examples = demos.flatMap((d) => d.steps.map((step, i) => ({ ...d, id: `${d.id}/${i}`, steps: [step] })));
+    const r = await run({ family: "supervised", data: snapshot(examples), updates: 30 });
+    expect(gateScore(policyOf(r)).meanReward - gateScore(UNIFORM).meanReward).toBeGreaterThan(0.6);
+  });
+
   it("quality filtering drops low-quality demonstrations, and that helps", async () => {
     const on = await sup({});
     const off = await sup({ qualityFiltering: { enabled: false } });
