@@ -4,7 +4,11 @@
 import { digestOf } from "./digest";
 import type { TaskDistribution } from "./types";
 
-/** Derived distributions made in this process, by digest, so evaluation can resolve a pinned one again. */
+/**
+ * Derived distributions made in this process, by digest, so evaluation can resolve a pinned one again.
+ * Derivation is deterministic: a process that evaluates a held-out set over a derived distribution
+ * derives it once first (e.g. `deskDomainDistribution(base, domain)`) and gets the same digest.
+ */
 const derived = new Map<string, TaskDistribution>();
 
 /** A distribution by digest: one of the environment's own, or one derived from them in this process. */

@@ -9,7 +9,7 @@ import type { Digest } from "@/server/environments/digest";
 import type { Environment, TaskDistribution } from "@/server/environments/types";
 import type { HeldOutSet } from "./evaluate";
 import { assertPolicyFits, type Policy, type PolicyKind, type SoftmaxLinearPolicy } from "./policy";
-import { policyDigest } from "./policy-resource";
+import { toPolicyResource } from "./policy-resource";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyEnvironment = Environment<any, any>;
@@ -113,8 +113,9 @@ export function withWeights(parent: SoftmaxLinearPolicy, weights: ArrayLike<numb
   return { ...parent, weights: Array.from(weights), epsilon };
 }
 
+/** A policy as a candidate resource; refuses one that cannot be published (e.g. weights gone non-finite). */
 export function policyCandidate(policy: Policy): CandidateResource {
-  return { resource_type: "lightgate_policy", digest: policyDigest(policy), policy };
+  return toPolicyResource(policy);
 }
 
 /** Index of each action name of the environment; unknown names are refused with the name. */
