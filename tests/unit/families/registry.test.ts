@@ -8,6 +8,9 @@ import { promptTemplate } from "@/server/trainers/prompt/template";
 import { V2, desk, expertDemos, receiptOf, resumeDigests, run, runInit, snapshot, type RunSpec } from "../../helpers/families";
 import { simulateRatings, slippingInteractions } from "../../helpers/feedback";
 import { startFamily } from "@/server/trainers/families";
+import { train } from "@/server/trainers/loop";
+import { policyDigest } from "@/server/trainers/policy-resource";
+import { createTrainer } from "@/server/trainers/trainers";
 
 const demos = snapshot(expertDemos(150, "registry"));
 const runs = slippingInteractions(desk, V2, 80, 0.35, "registry");
@@ -58,6 +61,15 @@ describe("the family registry", () => {
     await expect(run({ family: "supervised", updates: 1, parent: promptTemplate("x") })).rejects.toThrow(/supervised trains softmax-linear policies/);
     expect(() => startFamily({ ...runInit({ family: "ppo", updates: 1 }), codeRevision: "main" })).toThrow(/codeRevision must be a commit hash/);
     await expect(run({ family: "online", updates: 1, data: demos })).rejects.toThrow(/online reads interaction records/);
+  });
+
+  it("ppo and q-learning through the registry are exactly the trainers their own learning tests cover", async () => {
+    for (const [algorithm, parent] of [["ppo", initialPolicy("softmax-linear", desk)], ["q-learning", initialPolicy("q-tabular", desk)]] as const) {
+      const viaRegistry = await run({ family: algorithm, config: { episodesPerUpdate: 24 }, parent, updates: 2 });
+      const trainer = createTrainer({ algorithm, config: {}, parent, seed: "seed-1", environment: desk });
+      train(desk, trainer, { distribution: V2, episodesPerUpdate: 24, seed: "seed-1", updates: 2, options: { toolFailureRate: 0.05 }, maxAttempts: 3 });
+      expect(viaRegistry.candidate.digest, algorithm).toBe(policyDigest({ ...trainer.currentPolicy(), epsilon: 0 }));
+    }
   });
 
   for (const name of FAMILY_NAMES) {
