@@ -1,6 +1,9 @@
 // The root router: one line per feature router. Routers stay thin; domain code lives in server/<feature>/.
 import { createCallerFactory, createTRPCRouter } from "@/server/trpc";
 import { storeRouter } from "./store/_router";
+import { datasetsRouter } from "./datasets/_router";
+import { feedbackRouter } from "./feedback/_router";
+import { learningRouter } from "./learning/_router";
 import { systemRouter } from "./system/_router";
 import { authRouter } from "./auth/_router";
 import { peopleRouter } from "./people/_router";
@@ -16,6 +19,9 @@ export const appRouter = createTRPCRouter({
   botKeys: botKeysRouter,
   audit: auditRouter,
   store: storeRouter,
+  datasets: datasetsRouter,
+  feedback: feedbackRouter,
+  learning: learningRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -64,16 +64,26 @@ export type TrainerInit = {
   environment: EnvShape;
 };
 
-export function sealCheckpoint(c: Omit<TrainerCheckpoint, "digest" | "format">): TrainerCheckpoint {
-  const body = { format: CHECKPOINT_FORMAT, ...c } as const;
+/** A JSON document with the digest of everything else in it. */
+export function sealJson<T extends { format: string }>(body: T): T & { digest: Digest } {
   return { ...body, digest: digestOf(body) };
 }
 
-export function openCheckpoint(input: unknown, env: EnvShape): TrainerCheckpoint {
-  const c = input as TrainerCheckpoint;
-  if (!c || typeof c !== "object" || c.format !== CHECKPOINT_FORMAT) throw new Error(`not a trainer checkpoint (expected format ${CHECKPOINT_FORMAT})`);
+/** Checks a sealed document's format and digest (`what` names it in errors). */
+export function openSealed<T extends { format: string; digest: Digest }>(input: unknown, format: string, what: string): T {
+  const c = input as T;
+  if (!c || typeof c !== "object" || c.format !== format) throw new Error(`not a ${what} (expected format ${format})`);
   const { digest, ...body } = c;
-  if (digestOf(body) !== digest) throw new Error("checkpoint digest mismatch: the checkpoint was altered or truncated");
+  if (digestOf(body) !== digest) throw new Error(`${what} digest mismatch: it was altered or truncated`);
+  return c;
+}
+
+export function sealCheckpoint(c: Omit<TrainerCheckpoint, "digest" | "format">): TrainerCheckpoint {
+  return sealJson({ format: CHECKPOINT_FORMAT, ...c } as const);
+}
+
+export function openCheckpoint(input: unknown, env: EnvShape): TrainerCheckpoint {
+  const c = openSealed<TrainerCheckpoint>(input, CHECKPOINT_FORMAT, "trainer checkpoint");
   if (c.environment.id !== env.id || c.environment.specDigest !== env.specDigest) {
     throw new Error(`checkpoint is for ${c.environment.id} ${c.environment.specDigest}, not ${env.id} ${env.specDigest}`);
   }

@@ -3,7 +3,8 @@
 // all under one digest; evaluating a policy on it is deterministic.
 import { digestOf, type Digest } from "@/server/environments/digest";
 import { simulateEpisode } from "@/server/environments/episode";
-import { DEFAULT_REWARD_WEIGHTS, weightedReward, type DistributionRef, type Environment, type EnvironmentOptions, type RewardComponents } from "@/server/environments/types";
+import { resolveDistribution } from "@/server/environments/distributions";
+import { DEFAULT_REWARD_WEIGHTS, weightedReward, type DistributionRef, type Environment, type EnvironmentOptions, type RewardComponents, type TaskDistribution } from "@/server/environments/types";
 import { actingPolicy, assertPolicyFits, withEpsilon, type Policy } from "./policy";
 
 /** Task seeds of held-out sets start with this; training seeds never do (see trainingTaskSeed). */
@@ -22,9 +23,11 @@ export type HeldOutSet = {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyEnvironment = Environment<any, any>;
 
-export function lockHeldOutSet(env: AnyEnvironment, distributionVersion: string, count: number, label = "gate"): HeldOutSet {
-  const dist = env.distributions.find((d) => d.version === distributionVersion);
-  if (!dist) throw new Error(`${env.id} has no task distribution ${distributionVersion}`);
+/** Locks `count` tasks of a distribution: a published version by name, or a derived distribution (e.g. one domain). */
+export function lockHeldOutSet(env: AnyEnvironment, distribution: string | TaskDistribution, count: number, label = "gate"): HeldOutSet {
+  const dist = typeof distribution === "string" ? env.distributions.find((d) => d.version === distribution) : distribution;
+  if (!dist) throw new Error(`${env.id} has no task distribution ${distribution as string}`);
+  if (dist.environment !== env.id) throw new Error(`distribution ${dist.version} belongs to ${dist.environment}, not ${env.id}`);
   if (!Number.isInteger(count) || count < 1) throw new Error("a held-out set needs a positive whole number of tasks");
   const seeds = Array.from({ length: count }, (_, i) => `${HELD_OUT_NAMESPACE}/${label}/${i}`);
   const body = {
@@ -59,7 +62,7 @@ export type Evaluation = {
 export function evaluatePolicy(env: AnyEnvironment, policy: Policy, set: HeldOutSet, weights: Readonly<RewardComponents> = DEFAULT_REWARD_WEIGHTS): Evaluation {
   assertPolicyFits(policy, env);
   if (set.environment.id !== env.id || set.environment.specDigest !== env.specDigest) throw new Error("held-out set was locked for a different environment spec");
-  const dist = env.distributions.find((d) => d.digest === set.distribution.digest);
+  const dist = resolveDistribution(env.distributions, set.distribution.digest);
   if (!dist) throw new Error(`task distribution ${set.distribution.version} (${set.distribution.digest}) is not available in ${env.id}`);
   const acting = actingPolicy(withEpsilon(policy, 0));
   const perTask: Evaluation["perTask"] = [];

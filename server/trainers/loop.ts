@@ -7,7 +7,7 @@ import { hexId } from "@/server/environments/digest";
 import { simulateEpisode } from "@/server/environments/episode";
 import { spansFromEpisode, type AglSpan } from "@/server/environments/spans";
 import { trajectoryFromSpans, type Trajectory } from "@/server/environments/trajectory";
-import type { Environment, EnvironmentOptions, RewardComponents, TaskDistribution } from "@/server/environments/types";
+import type { EnvTask, Environment, EnvironmentOptions, RewardComponents, TaskDistribution } from "@/server/environments/types";
 import type { Trainer, UpdateStats } from "./algorithm";
 import { HELD_OUT_NAMESPACE } from "./evaluate";
 import { actingPolicy, type Policy } from "./policy";
@@ -25,6 +25,8 @@ export type CollectOptions = {
   /** Attempts per rollout before it counts as failed (the rollout's max_attempts). */
   maxAttempts?: number;
   rewardWeights?: Readonly<RewardComponents>;
+  /** Only tasks it accepts are run (curriculum levels); others are redrawn from derived seeds. */
+  taskFilter?: (task: EnvTask) => boolean;
 };
 
 export type AttemptRecord = { attemptId: string; status: "succeeded" | "failed"; reason: string | null; spans: AglSpan[]; trajectory: Trajectory };
@@ -46,14 +48,25 @@ export function trainingTaskSeed(seed: string, update: number, episode: number):
   return s;
 }
 
+const MAX_REDRAWS = 10_000;
+
+/** The task for a seed, redrawn from `<seed>/r<k>` until the filter (if any) accepts it. */
+function drawTask(env: AnyEnvironment, opts: CollectOptions, seed: string): { taskSeed: string; task: EnvTask } {
+  for (let k = 0; k <= MAX_REDRAWS; k++) {
+    const taskSeed = k === 0 ? seed : `${seed}/r${k}`;
+    const task = env.sampleTask(opts.distribution, taskSeed);
+    if (!opts.taskFilter || opts.taskFilter(task)) return { taskSeed, task };
+  }
+  throw new Error(`no task of ${opts.distribution.version} passed the task filter in ${MAX_REDRAWS} draws`);
+}
+
 export function collectBatch(env: AnyEnvironment, policy: Policy, update: number, opts: CollectOptions): Batch {
   const acting = actingPolicy(policy);
   const maxAttempts = opts.maxAttempts ?? 3;
   const rollouts: RolloutRecord[] = [];
   let retries = 0;
   for (let e = 0; e < opts.episodesPerUpdate; e++) {
-    const taskSeed = trainingTaskSeed(opts.seed, update, e);
-    const task = env.sampleTask(opts.distribution, taskSeed);
+    const { taskSeed, task } = drawTask(env, opts, trainingTaskSeed(opts.seed, update, e));
     const rolloutId = `ro-${hexId(12, taskSeed)}`;
     const attempts: AttemptRecord[] = [];
     for (let k = 1; k <= maxAttempts; k++) {
