@@ -6,6 +6,11 @@ import { listRolloutsRoute } from "./list-rollouts";
 import { listWorkersRoute } from "./list-workers";
 import { querySpansRoute } from "./query-spans";
 import { getStatisticsRoute } from "./get-statistics";
+import { querySpanOutlineRoute } from "./query-span-outline";
+import { getSpanRoute } from "./get-span";
+import { listResourcesHistoryRoute } from "./list-resources-history";
+import { diffResourcesRoute } from "./diff-resources";
+import { countWorkersRoute } from "./count-workers";
 
 export const storeRouter = createTRPCRouter({
   listRollouts: listRolloutsRoute,
@@ -15,4 +20,9 @@ export const storeRouter = createTRPCRouter({
   listResources: listResourcesRoute,
   listResourcesVersions: listResourcesVersionsRoute,
   getStatistics: getStatisticsRoute,
+  querySpanOutline: querySpanOutlineRoute,
+  getSpan: getSpanRoute,
+  listResourcesHistory: listResourcesHistoryRoute,
+  diffResources: diffResourcesRoute,
+  countWorkers: countWorkersRoute,
 });
