@@ -4,11 +4,12 @@
 import { diffJson, type JsonDiff } from "@/lib/json/diff";
 import { all, one, type Program, type SqlDialect } from "@/server/db/sql/program";
 import { DomainError } from "@/server/errors";
-import { checkPage, exact, limitOffset, whereClause } from "./query";
+import { maskSecrets } from "@/lib/json/secrets";
+import { checkPage, contains, exact, limitOffset, orderBy, whereClause, type Cond } from "./query";
 import { pageOf, type PageParams } from "./queries";
 import { resourcesVersion } from "./resources";
 import { spanSelection } from "./spans";
-import { WORKER_STATUSES, type NamedResources, type PaginatedResult, type Span, type WorkerStatus } from "./types";
+import { WORKER_STATUSES, type NamedResources, type PaginatedResult, type ResourcesVersion, type Span, type WorkerStatus } from "./types";
 
 export type SpanOutline = {
   attempt_id: string;
@@ -43,6 +44,40 @@ export function* spanOutline(d: SqlDialect, q: { rollout_id: string; attempt_id?
 export function* getSpan(rolloutId: string, attemptId: string, spanId: string): Program<Span | null> {
   const row = yield* one<{ body: string }>("SELECT body FROM store_spans WHERE rollout_id = ? AND attempt_id = ? AND span_id = ?", [rolloutId, attemptId, spanId]);
   return row ? (JSON.parse(row.body) as Span) : null;
+}
+
+export type ResourcesSummary = { resources_id: string; version: number; create_time: number; update_time: number; digest: string; names: string[] };
+
+const RESOURCES_SORT: Record<string, string> = { resources_id: "resources_id", create_time: "create_time", update_time: "update_time", version: "version" };
+
+/** Resources ids with their latest version's digest and resource names; the bodies (and their keys) stay here. */
+export function* resourcesSummaries(d: SqlDialect, q: PageParams & { resources_id_contains?: string | null }): Program<PaginatedResult<ResourcesSummary>> {
+  const { limit, offset } = checkPage(q);
+  const pool: Cond[] = q.resources_id_contains ? [contains(d, "resources_id", q.resources_id_contains)] : [];
+  const order = orderBy(q.sort_by ?? "update_time", q.sort_order ?? "desc", RESOURCES_SORT, "latest_pos", "resources_id");
+  const { rows, total } = yield* pageOf<{ resources_id: string; version: number; create_time: number; update_time: number; digest: string; resources: string }>(
+    "store_resources",
+    "resources_id, version, create_time, update_time, digest, resources",
+    whereClause([], pool),
+    order,
+    limit,
+    offset,
+  );
+  const items = rows.map((r) => ({
+    resources_id: r.resources_id,
+    version: Number(r.version),
+    create_time: Number(r.create_time),
+    update_time: Number(r.update_time),
+    digest: r.digest,
+    names: Object.keys(JSON.parse(r.resources) as NamedResources).sort(),
+  }));
+  return { items, limit, offset, total };
+}
+
+/** One version with its secret-like values masked (for viewing in the browser), or null. */
+export function* maskedResourcesVersion(resourcesId: string, version: number): Program<ResourcesVersion | null> {
+  const v = yield* resourcesVersion(resourcesId, version);
+  return v ? { ...v, resources: maskSecrets(v.resources) as NamedResources } : null;
 }
 
 export type ResourcesVersionSummary = { resources_id: string; version: number; digest: string; created_at: number; names: string[] };

@@ -11,6 +11,8 @@ import { getSpanRoute } from "./get-span";
 import { listResourcesHistoryRoute } from "./list-resources-history";
 import { diffResourcesRoute } from "./diff-resources";
 import { countWorkersRoute } from "./count-workers";
+import { listResourcesSummariesRoute } from "./list-resources-summaries";
+import { getResourcesVersionRoute } from "./get-resources-version";
 
 export const storeRouter = createTRPCRouter({
   listRollouts: listRolloutsRoute,
@@ -25,4 +27,6 @@ export const storeRouter = createTRPCRouter({
   listResourcesHistory: listResourcesHistoryRoute,
   diffResources: diffResourcesRoute,
   countWorkers: countWorkersRoute,
+  listResourcesSummaries: listResourcesSummariesRoute,
+  getResourcesVersion: getResourcesVersionRoute,
 });

@@ -62,6 +62,14 @@ describeEachDialect("store dashboard procedures", (dialect) => {
     expect(diff.unchanged).toBe(3); // llm.endpoint, llm.resource_type, llm.sampling_parameters.temperature
     expect(JSON.stringify(diff)).not.toContain("sk-");
     await expect(viewer.store.diffResources({ resources_id: v1.resources_id, from_version: 1, to_version: 9 })).rejects.toThrow(/no version 9/);
+
+    const version = await viewer.store.getResourcesVersion({ resources_id: v1.resources_id, version: 1 });
+    expect(version?.resources.llm).toMatchObject({ model: "m1", api_key: "••••••••" });
+    expect(await viewer.store.getResourcesVersion({ resources_id: v1.resources_id, version: 5 })).toBeNull();
+    const list = await viewer.store.listResourcesSummaries({ resources_id_contains: v1.resources_id });
+    expect(list).toMatchObject({ total: 1, items: [{ resources_id: v1.resources_id, version: 2, names: ["llm"] }] });
+    expect(list.items[0]!.digest).toBe(history.items[0]!.digest);
+    expect(JSON.stringify(list)).not.toContain("sk-");
   });
 
   it("counts runners by status", async () => {
