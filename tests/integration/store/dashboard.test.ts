@@ -34,6 +34,9 @@ describeEachDialect("store dashboard procedures", (dialect) => {
     expect((await viewer.store.querySpanOutline({ rollout_id: rid, attempt_id: "nope" })).total).toBe(0);
     expect(await viewer.store.getSpan({ rollout_id: rid, attempt_id: aid, span_id: root.span_id })).toMatchObject({ name: "agent.run", attributes: { "agent.name": "desk" } });
     expect(await viewer.store.getSpan({ rollout_id: rid, attempt_id: aid, span_id: "missing" })).toBeNull();
+    // The traces page reads its rollout's header by exact id.
+    await f.store.enqueueRollouts([{ input: "other" }]);
+    expect((await viewer.store.listRollouts({ rollout_id_in: [rid] })).items.map((r) => r.rollout_id)).toEqual([rid]);
   });
 
   it("pages a resources id's versions and diffs two of them key by key with api_key masked", async () => {
