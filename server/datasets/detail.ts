@@ -2,6 +2,7 @@
 // sources), what derives from it (child snapshots, transitively), how its records spread over strata
 // and — when it was split — over train / validation / test per stratum, and a page of its records with
 // any PII the stored text still holds redacted for display.
+import { redactionCounts } from "@/lib/datasets/redactions";
 import type { Database } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
 import { redactPii, PII_TYPES } from "./pii";
@@ -23,15 +24,6 @@ export type SnapshotDetail = {
   redactions: Record<string, number>;
   bytes: number;
 };
-
-/** Total PII redactions the snapshot's pipeline made, by type (empty when it never anonymized). */
-export function redactionCounts(meta: SnapshotMeta): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const step of meta.lineage.pipeline) {
-    for (const [k, v] of Object.entries(step.details)) if (k.startsWith("redacted.") && v > 0) out[k.slice(9)] = (out[k.slice(9)] ?? 0) + v;
-  }
-  return out;
-}
 
 async function findMeta(database: Database, idOrDigest: string): Promise<SnapshotMeta> {
   const row = await database.db.datasetSnapshot.findFirst({ where: idOrDigest.startsWith("sha256:") ? { digest: idOrDigest } : { id: idOrDigest }, select: { digest: true } });
@@ -76,7 +68,7 @@ export async function snapshotDetail(database: Database, idOrDigest: string): Pr
     }
   }
   const bytes = (await database.db.datasetSnapshotRecord.findMany({ where: { snapshotId: meta.id }, select: { payload: true } })).reduce((a, r) => a + Buffer.byteLength(r.payload), 0);
-  return { snapshot: meta, ancestors: chain.slice(1), descendants, strata: [...strata.values()].sort((a, b) => a.stratum.localeCompare(b.stratum)), split, redactions: redactionCounts(meta), bytes };
+  return { snapshot: meta, ancestors: chain.slice(1), descendants, strata: [...strata.values()].sort((a, b) => a.stratum.localeCompare(b.stratum)), split, redactions: redactionCounts(meta.lineage.pipeline), bytes };
 }
 
 export type DisplayRecord = { id: string; kind: string; domain: string | null; summary: string; text: string; redactedForDisplay: Record<string, number> };
