@@ -33,7 +33,7 @@ export async function ensureDemoRun(database: Database): Promise<string> {
       updates: 60,
       checkpointEvery: 5,
       continual: true,
-      candidateEvery: 10,
+      candidateEvery: 5,
       heldOutCases: 200,
       retryBudget: 100,
     },
