@@ -1,8 +1,11 @@
 // Training from the browser: a trainer starts a PPO run from the form; a real trainer worker and two real
 // runner processes (the worked example: scripts/worker.ts + scripts/runner.ts against this server) execute
 // it; the run page's progress and curve move without a reload; the candidate appears and links to its page.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
+import { createApiKey } from "@/server/auth/api-keys";
+import { openDatabase } from "@/server/db/client";
+import { resolveDbTarget } from "@/server/db/config";
 import { signInAs } from "./helpers/auth";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
@@ -14,9 +17,11 @@ function helper(script: string, args: string[], env: Record<string, string>) {
   helpers.push(child);
 }
 
-test.beforeAll(() => {
-  const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/apikey.ts", "create", "--role", "runner", "--name", "e2e runners"], { env: { ...process.env, DATABASE_URL: DB } }).toString();
-  const key = /(lgk_[0-9a-f]{16}_[A-Za-z0-9_-]{43})/.exec(out)![1]!;
+test.beforeAll(async () => {
+  // Straight into the server's database (the apikey CLI would also try to migrate it while the server runs).
+  const database = await openDatabase(resolveDbTarget(DB));
+  const key = (await createApiKey(database.db, { name: "e2e runners", role: "runner" })).token;
+  await database.close();
   helper("scripts/worker.ts", ["--id", "e2e-trainer", "--quiet", "--poll-ms", "200"], {});
   for (const i of [1, 2]) helper("scripts/runner.ts", ["--url", `http://127.0.0.1:${PORT}`, "--id", `e2e-runner-${i}`, "--quiet"], { LIGHTGATE_RUNNER_KEY: key });
 });
