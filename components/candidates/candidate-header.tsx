@@ -37,10 +37,19 @@ export function DecisionBanner({ detail }: { detail: CandidateDetail }) {
           {summary.sentence}
         </p>
         {report && report.blocking.length > 0 && (
-          <div className="mt-2 flex items-center gap-2 text-xs text-ink-2">
-            <span>Blocking:</span>
-            <OpenChecks checks={summary.checks} />
-          </div>
+          <ul className="mt-2 space-y-1 text-sm" data-testid="blocking">
+            {report.blocking.map((b) => {
+              const check = (b.scope === "canary-stage" ? report.canaryStageChecks : report.checks)?.find((c) => c.id === b.check);
+              return (
+                <li key={`${b.scope}-${b.check}`} className="flex gap-2">
+                  <OpenChecks checks={check ? [check] : []} />
+                  <span className="text-ink-2">
+                    <b className="text-ink">{check?.title}</b> — {check?.explanation}
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
         )}
       </div>
     </div>

@@ -18,7 +18,7 @@ const COLUMNS: Column<CandidateSummary>[] = [
     key: "candidate",
     header: "Candidate",
     cell: (c) => (
-      <Link href={`/candidates/${c.id}`} className="font-medium text-accent hover:underline" data-testid="candidate-link">
+      <Link href={`/candidates/${c.id}`} className="font-medium whitespace-nowrap text-accent hover:underline" data-testid="candidate-link">
         {c.resourcesId} v{c.version}
       </Link>
     ),
@@ -32,7 +32,7 @@ const COLUMNS: Column<CandidateSummary>[] = [
     cell: (c) => (c.scoreGain === null ? <span className="text-ink-3">unavailable</span> : <span className={`tabular-nums ${c.scoreGain > 0 ? "text-pass" : "text-fail"}`}>{signed(c.scoreGain)}</span>),
   },
   { key: "checks", header: "Checks not passing", cell: (c) => <OpenChecks checks={c.checks} /> },
-  { key: "parent", header: "Exact parent", cell: (c) => <span className="text-xs text-ink-2">{c.parent.resourcesId} v{c.parent.version}</span> },
+  { key: "parent", header: "Exact parent", cell: (c) => <span className="text-xs whitespace-nowrap text-ink-2">{c.parent.resourcesId} v{c.parent.version}</span> },
   { key: "algorithm", header: "Algorithm", cell: (c) => c.algorithm },
   { key: "id", header: "Id", cell: (c) => <CopyId value={c.id} /> },
   { key: "created", header: "Registered", cell: (c) => <span className="text-xs text-ink-3">{relativeTime(new Date(c.createdAt))}</span> },

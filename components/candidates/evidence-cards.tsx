@@ -39,7 +39,7 @@ export function CoverageCard({ evidence }: { evidence: Evidence }) {
       ) : (
         <div className="space-y-3">
           <Stat label="Fully covered rollouts" value={`${c.fullyCovered} / ${c.considered}`} hint={c.ratio === null ? undefined : percent(c.ratio, 1)} tone={ok ? "pass" : "fail"} />
-          {Object.keys(c.missingByFamily).length > 0 && (
+          {Object.values(c.missingByFamily).some((n) => n > 0) && (
             <table className="w-full text-sm" data-testid="coverage-missing">
               <thead className="text-xs text-ink-3">
                 <tr>
@@ -48,12 +48,14 @@ export function CoverageCard({ evidence }: { evidence: Evidence }) {
                 </tr>
               </thead>
               <tbody>
-                {Object.entries(c.missingByFamily).map(([family, n]) => (
-                  <tr key={family} className="border-t border-line">
-                    <td className="py-1 font-mono text-xs">{family}</td>
-                    <td className="py-1 text-right tabular-nums text-fail">{n}</td>
-                  </tr>
-                ))}
+                {Object.entries(c.missingByFamily)
+                  .filter(([, n]) => n > 0)
+                  .map(([family, n]) => (
+                    <tr key={family} className="border-t border-line">
+                      <td className="py-1 font-mono text-xs">{family}</td>
+                      <td className="py-1 text-right tabular-nums text-fail">{n}</td>
+                    </tr>
+                  ))}
               </tbody>
             </table>
           )}
