@@ -63,18 +63,19 @@ export function RolloutsView() {
   const now = useNow(5000);
 
   const columns: Column<Row>[] = [
-    { key: "rollout_id", header: "Rollout", sortable: true, cell: (r) => <CopyId value={r.rollout_id} short={16} /> },
+    { key: "rollout_id", header: "Rollout", sortable: true, className: "whitespace-nowrap", cell: (r) => <CopyId value={r.rollout_id} short={16} /> },
     { key: "status", header: "Status", sortable: true, cell: (r) => <StatusBadge status={r.status} /> },
     { key: "mode", header: "Mode", sortable: true, cell: (r) => <ModeBadge mode={r.mode} /> },
     {
       key: "attempt",
       header: "Attempt",
+      className: "whitespace-nowrap",
       cell: (r) => (r.attempt ? <span className="text-xs text-ink-2">#{r.attempt.sequence_id} <StatusBadge status={r.attempt.status} /></span> : <span className="text-xs text-ink-3">none yet</span>),
     },
-    { key: "worker", header: "Worker", cell: (r) => <span className="font-mono text-xs text-ink-2">{r.attempt?.worker_id ?? "—"}</span> },
+    { key: "worker", header: "Worker", className: "whitespace-nowrap", cell: (r) => <span className="font-mono text-xs text-ink-2">{r.attempt?.worker_id ?? "—"}</span> },
     { key: "input", header: "Input", className: "max-w-[18rem] truncate", cell: (r) => <span className="font-mono text-xs text-ink-3" title={inputPreview(r.input)}>{inputPreview(r.input)}</span> },
-    { key: "start_time", header: "Started", sortable: true, cell: (r) => <span className="text-xs text-ink-2" title={timestamp(r.start_time)}>{relativeTime(r.start_time, now)}</span> },
-    { key: "end_time", header: "Duration", sortable: true, align: "right", cell: (r) => <span className="text-xs">{duration((r.end_time ?? now / 1000) - r.start_time)}{r.end_time === null ? "…" : ""}</span> },
+    { key: "start_time", header: "Started", sortable: true, className: "whitespace-nowrap", cell: (r) => <span className="text-xs text-ink-2" title={timestamp(r.start_time)}>{relativeTime(r.start_time, now)}</span> },
+    { key: "end_time", header: "Duration", sortable: true, align: "right", className: "whitespace-nowrap", cell: (r) => <span className="text-xs">{duration((r.end_time ?? now / 1000) - r.start_time)}{r.end_time === null ? "…" : ""}</span> },
     {
       key: "heartbeat",
       header: "Heartbeat",
