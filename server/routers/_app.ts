@@ -4,12 +4,15 @@ import { storeRouter } from "./store/_router";
 import { datasetsRouter } from "./datasets/_router";
 import { feedbackRouter } from "./feedback/_router";
 import { learningRouter } from "./learning/_router";
+import { evaluationsRouter } from "./evaluations/_router";
 import { systemRouter } from "./system/_router";
 import { authRouter } from "./auth/_router";
 import { peopleRouter } from "./people/_router";
 import { passkeysRouter } from "./passkeys/_router";
 import { botKeysRouter } from "./botKeys/_router";
 import { auditRouter } from "./audit/_router";
+import { candidatesRouter } from "./candidates/_router";
+import { registriesRouter } from "./registries/_router";
 
 export const appRouter = createTRPCRouter({
   system: systemRouter,
@@ -22,6 +25,9 @@ export const appRouter = createTRPCRouter({
   datasets: datasetsRouter,
   feedback: feedbackRouter,
   learning: learningRouter,
+  candidates: candidatesRouter,
+  registries: registriesRouter,
+  evaluations: evaluationsRouter,
 });
 
 export type AppRouter = typeof appRouter;
