@@ -10,6 +10,7 @@ import { peopleRouter } from "./people/_router";
 import { passkeysRouter } from "./passkeys/_router";
 import { botKeysRouter } from "./botKeys/_router";
 import { auditRouter } from "./audit/_router";
+import { approvalsRouter } from "./approvals/_router";
 
 export const appRouter = createTRPCRouter({
   system: systemRouter,
@@ -18,6 +19,7 @@ export const appRouter = createTRPCRouter({
   passkeys: passkeysRouter,
   botKeys: botKeysRouter,
   audit: auditRouter,
+  approvals: approvalsRouter,
   store: storeRouter,
   datasets: datasetsRouter,
   feedback: feedbackRouter,

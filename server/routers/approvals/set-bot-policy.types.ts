@@ -1,0 +1,5 @@
+import { z } from "zod";
+import { ZBotPolicy } from "@/server/approvals/bot-policy";
+
+export const ZSetBotPolicyInput = ZBotPolicy;
+export const ZSetBotPolicyResponse = ZBotPolicy;
