@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { ZBotPolicy } from "@/server/approvals/bot-policy";
 
 export const ZSetBotPolicyInput = ZBotPolicy;
