@@ -11,6 +11,8 @@ import { passkeysRouter } from "./passkeys/_router";
 import { botKeysRouter } from "./botKeys/_router";
 import { auditRouter } from "./audit/_router";
 import { approvalsRouter } from "./approvals/_router";
+import { candidatesRouter } from "./candidates/_router";
+import { registriesRouter } from "./registries/_router";
 
 export const appRouter = createTRPCRouter({
   system: systemRouter,
@@ -24,6 +26,8 @@ export const appRouter = createTRPCRouter({
   datasets: datasetsRouter,
   feedback: feedbackRouter,
   learning: learningRouter,
+  candidates: candidatesRouter,
+  registries: registriesRouter,
 });
 
 export type AppRouter = typeof appRouter;
