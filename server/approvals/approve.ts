@@ -15,12 +15,11 @@ import { badInput, DomainError } from "@/server/errors";
 import { evaluateGate } from "@/server/gate/gate";
 import { decideDefaultMove } from "@/server/gate/pointers";
 import { checkAuthority } from "@/server/gate/receipt/approval";
-import { sealStage } from "@/server/gate/receipt/seal";
 import { receiptView } from "@/server/gate/receipt/view";
 import { botPolicyViolations, readBotPolicy } from "./bot-policy";
 import { APPROVAL_PURPOSE, approvalPayloadData, ZApprovalPayloadData, type ApprovalPayloadData } from "./payload";
 import { recordDecision } from "./record";
-import { serverSigningKey } from "./signing-key";
+import { receiptSigningKey, type ReceiptKey } from "@/server/receipts/signing-key";
 import { actorRefFor, approvalAvailability, approvalSnapshot, viewerOf, type ApprovalSnapshot } from "./snapshot";
 import { buildDecisionStatement, signDecisionStatement } from "./statement";
 import type { ReceiptSource } from "./source";
@@ -92,6 +91,8 @@ export async function finishApproval(database: Database, actor: Actor, input: Fi
   if (!parsed.success) throw badInput("payload", `not an approval payload (${parsed.error.issues[0]?.path.join(".")})`);
   const data = parsed.data;
   const now = opts.now ?? new Date();
+  // Read (or create) the server key before the transaction: creating it is a write of its own.
+  const key = await receiptSigningKey(database.db);
   const outcome = await database.transaction(
     async (tx) => {
       const signature = await verifyDecisionSignature(tx, actor, input, now);
@@ -120,7 +121,7 @@ export async function finishApproval(database: Database, actor: Actor, input: Fi
         });
         return { ok: false as const, refusal };
       }
-      return { ok: true as const, ...(await commit(tx, actor, snap, data, input.payload, signature, opts.source, now)) };
+      return { ok: true as const, ...(await commit(tx, actor, snap, data, input.payload, signature, opts.source, key, now)) };
     },
     { locks: [AUDIT_LOCK, pointerLock(data.agent), `receipt:${data.candidateId}`] },
   );
@@ -162,13 +163,13 @@ async function commit(
   payload: SignedPayload,
   signature: Awaited<ReturnType<typeof verifyDecisionSignature>>,
   source: ReceiptSource,
+  key: ReceiptKey,
   now: Date,
 ) {
   const { candidate: c, chain, policy, currentVersions } = snap.state;
   const at = now.toISOString();
   const approval = { step: snap.step, decision: "approve" as const, actor: actorRefFor(actor, c.agent), approves: snap.target!, at, comment: data.comment };
-  const link = sealStage(chain, "approval", approval, at);
-  await source.append(tx, c.id, link);
+  const link = await source.sealApproval(tx, c.id, approval, at);
   const sealed = [...chain, link];
   const receipt = receiptView(sealed);
   let verdict: string;
@@ -197,7 +198,6 @@ async function commit(
     reason: `${actor.name} approved the ${STEP_LABELS[snap.step]} step (signed): ${reason}`,
     at: now,
   });
-  const key = serverSigningKey();
   const statement = buildDecisionStatement({ subject: { name: c.resourcesId, digest: c.digest }, payload, signature, chain: sealed, committedAt: now });
   const envelope = signDecisionStatement(statement, key.privateKey, key.keyid);
   const row = await recordDecision(tx, actor, now, {

@@ -6,7 +6,6 @@ import { appendAudit, AUDIT_LOCK } from "@/server/audit/audit-log";
 import type { Database } from "@/server/db/client";
 import { badInput, DomainError } from "@/server/errors";
 import { checkAuthority } from "@/server/gate/receipt/approval";
-import { sealStage } from "@/server/gate/receipt/seal";
 import { recordDecision } from "./record";
 import { actorRefFor, approvalSnapshot } from "./snapshot";
 import type { ApprovalOpts } from "./approve";
@@ -18,7 +17,7 @@ export async function rejectCandidate(database: Database, actor: Actor, input: {
   return database.transaction(
     async (tx) => {
       const snap = await approvalSnapshot(tx, opts.source, input.candidateId, now);
-      const { candidate: c, chain } = snap.state;
+      const { candidate: c } = snap.state;
       if (c.agent !== input.agent) throw badInput("agent", `candidate ${c.id} belongs to ${c.agent}, not ${input.agent}`);
       if (!actorCan(actor, "approval:reject", c.agent)) throw new DomainError("FORBIDDEN", `${actor.name} lacks the "approval:reject" scope for ${c.agent}`);
       if (snap.situation.excluded.includes(actor.id)) throw new DomainError("FORBIDDEN", "you started this candidate's training (or own its key): separation of duties forbids deciding on it");
@@ -28,8 +27,7 @@ export async function rejectCandidate(database: Database, actor: Actor, input: {
       const authority = checkAuthority(actorRefFor(actor, c.agent), snap.step, stage1.approvers[snap.step], stage1.declaredBy);
       if (!authority.authorized) throw new DomainError("FORBIDDEN", authority.reason, "step");
       const at = now.toISOString();
-      const link = sealStage(chain, "approval", { step: snap.step, decision: "reject", actor: actorRefFor(actor, c.agent), approves: snap.target, at, comment }, at);
-      await opts.source.append(tx, c.id, link);
+      const link = await opts.source.sealApproval(tx, c.id, { step: snap.step, decision: "reject", actor: actorRefFor(actor, c.agent), approves: snap.target, at, comment }, at);
       const row = await recordDecision(tx, actor, now, {
         action: "reject",
         agent: c.agent,

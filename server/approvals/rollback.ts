@@ -17,7 +17,7 @@ import { receiptView } from "@/server/gate/receipt/view";
 import { verifyDecisionSignature, type ApprovalOpts, type FinishApprovalInput } from "./approve";
 import { ROLLBACK_PURPOSE, ZRollbackPayloadData, type RollbackPayloadData } from "./payload";
 import { recordDecision } from "./record";
-import { serverSigningKey } from "./signing-key";
+import { receiptSigningKey } from "@/server/receipts/signing-key";
 import { actorRefFor } from "./snapshot";
 import { buildDecisionStatement, signDecisionStatement } from "./statement";
 import type { ReceiptSource } from "./source";
@@ -107,6 +107,7 @@ export async function finishRollback(database: Database, actor: Actor, input: Fi
   if (!parsed.success) throw badInput("payload", `not a rollback payload (${parsed.error.issues[0]?.path.join(".")})`);
   const data = parsed.data;
   const now = opts.now ?? new Date();
+  const key = await receiptSigningKey(database.db);
   return database.transaction(
     async (tx) => {
       const signature = await verifyDecisionSignature(tx, actor, input, now);
@@ -125,7 +126,6 @@ export async function finishRollback(database: Database, actor: Actor, input: Fi
         reason: `rollback (signed) by ${actor.name}: ${data.reason}`,
         at: now,
       });
-      const key = serverSigningKey();
       const statement = buildDecisionStatement({ subject: { name: target.ref.resourceId, digest: target.ref.digest }, payload: input.payload as SignedPayload, signature, chain: null, committedAt: now });
       const envelope = signDecisionStatement(statement, key.privateKey, key.keyid);
       const row = await recordDecision(tx, actor, now, {

@@ -3,7 +3,7 @@
 // receipt, the current versions, the pointer move and the audit row are one atomic unit.
 import type { Db, Tx } from "@/server/db/client";
 import type { GatePolicy } from "@/server/gate/policy";
-import type { SealedLink } from "@/server/gate/receipt/seal";
+import type { LinkContent, SealedLink } from "@/server/gate/receipt/seal";
 import type { VersionSet } from "@/server/gate/versions";
 
 export type CandidateFacts = {
@@ -22,8 +22,8 @@ export type ReceiptState = { candidate: CandidateFacts; chain: SealedLink[]; pol
 export type ReceiptSource = {
   /** The candidate, its sealed chain, the promotion policy and the versions in force now; null if unknown. */
   load(db: Db | Tx, candidateId: string): Promise<ReceiptState | null>;
-  /** Appends one sealed link (already chained to the current head) inside `tx`. */
-  append(tx: Tx, candidateId: string, link: SealedLink): Promise<void>;
+  /** Seals an approval link onto the stored chain inside `tx` (which holds the candidate's receipt lock). */
+  sealApproval(tx: Tx, candidateId: string, content: LinkContent<"approval">, sealedAt: string): Promise<SealedLink>;
   /** Every candidate id of an agent (or all agents) with its verdict-relevant state, newest first. */
   listCandidateIds(db: Db | Tx, agent?: string): Promise<string[]>;
 };

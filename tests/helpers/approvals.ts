@@ -1,10 +1,10 @@
-// Reference candidates for approval tests: the spec's candidate A (READY FOR APPROVAL), its sealed receipt,
+// Reference candidates for approval tests, held in memory (the DB-backed path has its own test): the spec's candidate A (READY FOR APPROVAL), its sealed receipt,
 // the versions in force (which a test may bump, like a policy owner would), and a passkey-holding approver.
 import type { Authority } from "@/server/gate/receipt/refs";
 import { AGENT, PARENT, POLICY, VERSIONS } from "@/server/gate/reference/common";
 import { REFERENCE_NOW, sealReference } from "@/server/gate/reference/four-candidates";
 import { rawCandidate, REFERENCE_SPECS, type ReferenceName } from "@/server/gate/reference/raw-evidence";
-import type { SealedLink } from "@/server/gate/receipt/seal";
+import { sealStage, type SealedLink } from "@/server/gate/receipt/seal";
 import type { VersionSet } from "@/server/gate/versions";
 import type { ReceiptSource, ReceiptState } from "@/server/approvals/source";
 import { beginPasskeyRegistration, finishPasskeyRegistration } from "@/server/auth/passkeys";
@@ -37,8 +37,11 @@ export function referenceWorld(): ReferenceWorld {
         const s = receipts.get(id);
         return s ? { ...s, chain: [...s.chain], currentVersions: versions } : null;
       },
-      async append(_tx, id, link) {
-        receipts.get(id)!.chain.push(link);
+      async sealApproval(_tx, id, content, sealedAt) {
+        const { chain } = receipts.get(id)!;
+        const link = sealStage(chain, "approval", content, sealedAt);
+        chain.push(link);
+        return link;
       },
       async listCandidateIds() {
         return [...receipts.keys()].reverse();

@@ -1,13 +1,10 @@
 // Reject/quarantine with a required comment, and rollback — signed, role-checked, allowed while stale,
 // recorded in pointer history with its reason and in the audit log — on both dialects.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { beginApproval, finishApproval } from "@/server/approvals/approve";
 import { rejectCandidate } from "@/server/approvals/reject";
 import { beginRollback, finishRollback, rollbackOptions } from "@/server/approvals/rollback";
-import { serverSigningKey } from "@/server/approvals/signing-key";
+import { receiptSigningKey } from "@/server/receipts/signing-key";
 import { verifyDecisionStatement } from "@/server/approvals/statement";
 import type { Actor } from "@/server/auth/actor";
 import { AUDIT_LOCK } from "@/server/audit/audit-log";
@@ -22,9 +19,6 @@ import type { SoftAuthenticator } from "../../helpers/soft-authenticator";
 
 const now = REFERENCE_NOW;
 
-beforeAll(() => {
-  process.env.LIGHTGATE_RECEIPT_KEY = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lg-key-")), "receipt.pem");
-});
 
 describeEachDialect("reject and rollback", (dialect) => {
   let database: TestDatabase;
@@ -77,7 +71,7 @@ describeEachDialect("reject and rollback", (dialect) => {
     expect(move.reason).toMatch(/rollback \(signed\) by Rosa Approver: refund tickets misrouted/);
     expect(await database.db.auditEvent.count({ where: { action: "rollback.canary", actorId: rosa.actor.id } })).toBe(1);
     const row = await database.db.approvalDecision.findUniqueOrThrow({ where: { id: done.decisionId } });
-    expect((await verifyDecisionStatement(JSON.parse(row.envelope!), [serverSigningKey().publicKey])).ok).toBe(true);
+    expect((await verifyDecisionStatement(JSON.parse(row.envelope!), [(await receiptSigningKey(database.db)).publicKey])).ok).toBe(true);
     // replay refused
     await expect(finishRollback(database, rosa.actor, { payload: rb.payload, response }, { source: world.source, now })).rejects.toMatchObject({ code: "CONFLICT" });
   });

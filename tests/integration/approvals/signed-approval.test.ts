@@ -3,14 +3,11 @@
 // approval, a replayed or altered signature, an expired payload, a release bot beyond its policy, and — the
 // point of the product — evidence that went stale between page load and click (nothing moves; the audit
 // log shows the refusal naming the stale check).
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { generateKeyPairSync, sign } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { beginApproval, finishApproval } from "@/server/approvals/approve";
 import { setBotPolicy } from "@/server/approvals/bot-policy";
-import { serverSigningKey } from "@/server/approvals/signing-key";
+import { receiptSigningKey } from "@/server/receipts/signing-key";
 import { verifyDecisionStatement } from "@/server/approvals/statement";
 import { makeActor, type Actor } from "@/server/auth/actor";
 import { registerBotKey } from "@/server/auth/bot-keys";
@@ -29,9 +26,6 @@ import type { SoftAuthenticator } from "../../helpers/soft-authenticator";
 const now = REFERENCE_NOW;
 const later = (s: number) => new Date(now.getTime() + s * 1000);
 
-beforeAll(() => {
-  process.env.LIGHTGATE_RECEIPT_KEY = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lg-key-")), "receipt.pem");
-});
 
 function decode(envelope: DsseEnvelope) {
   return JSON.parse(Buffer.from(envelope.payload, "base64").toString("utf8"));
@@ -75,7 +69,7 @@ describeEachDialect("signed approvals", (dialect) => {
     expect(row).toMatchObject({ action: "approve", step: "canary", linkDigest: result.linkDigest, toDigest: pointer!.digest });
 
     // the DSSE statement verifies offline with the server's public key
-    const key = serverSigningKey();
+    const key = await receiptSigningKey(database.db);
     const verified = await verifyDecisionStatement(JSON.parse(row.envelope!), [key.publicKey]);
     expect(verified.checks.filter((c) => !c.ok)).toEqual([]);
     expect(verified.ok).toBe(true);
@@ -89,7 +83,7 @@ describeEachDialect("signed approvals", (dialect) => {
     const id = world.add("A");
     const { begun, response } = await approve(rosa.actor, rosa.key, id);
     const { envelope } = await finishApproval(database, rosa.actor, { payload: begun.payload, response }, { source: world.source, now: later(10) });
-    const key = serverSigningKey();
+    const key = await receiptSigningKey(database.db);
     // flip a byte of the envelope's payload: the server signature no longer verifies
     const raw = Buffer.from(envelope.payload, "base64");
     raw[raw.length - 5] = raw[raw.length - 5]! ^ 1;
@@ -181,6 +175,6 @@ describeEachDialect("signed approvals", (dialect) => {
     const done = await finishApproval(database, bot, { payload: again.payload, bot: signBot(again) }, { source: world.source, now });
     expect(done.verdict).toBe("PROMOTE TO BOUNDED CANARY");
     const row = await database.db.approvalDecision.findUniqueOrThrow({ where: { id: done.decisionId } });
-    expect((await verifyDecisionStatement(JSON.parse(row.envelope!), [serverSigningKey().publicKey])).ok).toBe(true);
+    expect((await verifyDecisionStatement(JSON.parse(row.envelope!), [(await receiptSigningKey(database.db)).publicKey])).ok).toBe(true);
   });
 });
