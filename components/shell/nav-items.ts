@@ -2,6 +2,8 @@ import {
   Activity,
   BadgeCheck,
   Boxes,
+  Database,
+  FlaskConical,
   GitBranchPlus,
   HeartPulse,
   ListTree,
@@ -27,6 +29,8 @@ export const NAV: NavSection[] = [
       { href: "/rollouts", label: "Rollouts", icon: ListTree, hint: "Tasks, attempts and their reasons", scope: "dashboard:read" },
       { href: "/traces", label: "Traces", icon: Network, hint: "Spans as a table, tree and waterfall", scope: "dashboard:read" },
       { href: "/runners", label: "Runners", icon: Server, hint: "Workers and their heartbeats", scope: "dashboard:read" },
+      { href: "/evaluations", label: "Evaluations", icon: FlaskConical, hint: "Protocols, metrics and A/B tests", scope: "dashboard:read" },
+      { href: "/datasets", label: "Datasets", icon: Database, hint: "Snapshots, lineage and splits", scope: "dashboard:read" },
     ],
   },
   {

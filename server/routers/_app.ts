@@ -4,6 +4,7 @@ import { storeRouter } from "./store/_router";
 import { datasetsRouter } from "./datasets/_router";
 import { feedbackRouter } from "./feedback/_router";
 import { learningRouter } from "./learning/_router";
+import { evaluationsRouter } from "./evaluations/_router";
 import { systemRouter } from "./system/_router";
 import { authRouter } from "./auth/_router";
 import { peopleRouter } from "./people/_router";
@@ -28,6 +29,7 @@ export const appRouter = createTRPCRouter({
   learning: learningRouter,
   candidates: candidatesRouter,
   registries: registriesRouter,
+  evaluations: evaluationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

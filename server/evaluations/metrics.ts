@@ -1,0 +1,78 @@
+// The seven evaluation metrics of the seed document, each from the protocol that measures it (or
+// "not measured" with the protocol that would): success rate and quality from the locked held-out set,
+// learning efficiency from the learning curve, retention and adaptation speed from few-shot adaptation,
+// generalization from domain transfer (else temporal validation), stability from the k folds (else the
+// end of the learning curve).
+import { adaptationSpeed, generalization, learningEfficiency, retention, stability } from "@/server/trainers/evaluation/metrics";
+import type { EvaluationReport } from "./evaluation";
+
+export const METRIC_KEYS = ["success-rate", "quality", "learning-efficiency", "retention", "adaptation-speed", "generalization", "stability"] as const;
+export type MetricKey = (typeof METRIC_KEYS)[number];
+
+/** `value` is the headline number (null when not measured); `display` says it for people; `basis` how it was measured. */
+export type MetricRow = { key: MetricKey; label: string; value: number | null; display: string; basis: string };
+
+const f3 = (v: number) => v.toFixed(3);
+const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
+const sgn = (v: number) => `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(3)}`;
+
+export function deriveMetrics(r: Omit<EvaluationReport, "metrics">): MetricRow[] {
+  const rows: MetricRow[] = [];
+  const none = (key: MetricKey, label: string, needs: string) => rows.push({ key, label, value: null, display: "not measured", basis: `needs ${needs}` });
+  const h = r.heldOutResult;
+  if (h) {
+    rows.push({ key: "success-rate", label: "Success rate", value: h.successRate, display: pct(h.successRate), basis: `${r.heldOut.cases} locked held-out tasks; outcome reached and protected case passed` });
+    rows.push({ key: "quality", label: "Quality", value: h.meanReward, display: f3(h.meanReward), basis: "mean weighted reward per held-out task (−1 … 1)" });
+  } else {
+    none("success-rate", "Success rate", "the held-out protocol");
+    none("quality", "Quality", "the held-out protocol");
+  }
+
+  const c = r.learningCurve;
+  if (c && c.length > 0) {
+    const e = learningEfficiency(c.map((p) => p.meanReward), 1);
+    rows.push({ key: "learning-efficiency", label: "Learning efficiency", value: e.areaUnderCurve, display: `AUC ${f3(e.areaUnderCurve)} · ${sgn(e.gainPer1kEpisodes / 1000)} per update`, basis: `mean of the learning curve over ${c.length} updates (60-task slice)` });
+  } else none("learning-efficiency", "Learning efficiency", "a family config (a stored policy has no learning curve)");
+
+  const fs = r.fewShot;
+  if (fs) {
+    const ret = retention(fs.otherDomainsBefore, fs.otherDomainsAfter);
+    rows.push({ key: "retention", label: "Retention", value: ret.ratio, display: `${pct(ret.ratio)} (${sgn(ret.change)})`, basis: `accuracy on the other domains after adapting to ${fs.domain}, against before` });
+    const before = fs.curve[0]!.accuracy;
+    const best = Math.max(...fs.curve.map((p) => p.accuracy));
+    const speed = best > before ? adaptationSpeed(fs.curve.slice(1).map((p) => p.accuracy), before + 0.9 * (best - before)) : null;
+    rows.push({
+      key: "adaptation-speed",
+      label: "Adaptation speed",
+      value: speed,
+      display: speed === null ? "no gain" : `${speed} step${speed === 1 ? "" : "s"}`,
+      basis: speed === null ? `${fs.domain} query accuracy did not rise in ${fs.curve.length - 1} steps` : `steps on ${fs.support} ${fs.domain} demonstrations to reach 90 % of the best gain (${pct(before)} → ${pct(best)})`,
+    });
+  } else {
+    none("retention", "Retention", "the few-shot protocol");
+    none("adaptation-speed", "Adaptation speed", "the few-shot protocol");
+  }
+
+  const dt = r.domainTransfer;
+  const t = r.temporal;
+  if (dt) {
+    const targets = dt.domains.filter((d) => d.domain !== dt.source);
+    const seen = dt.domains.find((d) => d.domain === dt.source)!.meanReward;
+    const unseen = targets.reduce((a, d) => a + d.meanReward, 0) / targets.length;
+    const g = generalization(seen, unseen);
+    rows.push({ key: "generalization", label: "Generalization", value: g.gap, display: `gap ${f3(g.gap)}`, basis: `mean reward on ${dt.source} minus the other domains' (${f3(seen)} vs ${f3(unseen)})` });
+  } else if (t) {
+    const g = generalization(t.past, t.future);
+    rows.push({ key: "generalization", label: "Generalization", value: g.gap, display: `gap ${f3(g.gap)}`, basis: `imitation accuracy on past minus future demonstrations (${pct(t.past)} vs ${pct(t.future)})` });
+  } else none("generalization", "Generalization", "domain transfer or temporal validation");
+
+  if (r.kFold) {
+    const s = stability(r.kFold.folds.map((x) => x.accuracy));
+    rows.push({ key: "stability", label: "Stability", value: s.sd, display: `sd ${f3(s.sd)} · CV ${pct(s.coefficientOfVariation)}`, basis: `spread of accuracy over ${r.kFold.k} folds` });
+  } else if (c && c.length >= 2) {
+    const tail = c.slice(-10).map((p) => p.meanReward);
+    const s = stability(tail);
+    rows.push({ key: "stability", label: "Stability", value: s.sd, display: `sd ${f3(s.sd)} · worst drop ${f3(s.worstDrop)}`, basis: `held-out reward over the last ${tail.length} updates` });
+  } else none("stability", "Stability", "k-fold cross-validation or a learning curve");
+  return rows;
+}
