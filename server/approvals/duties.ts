@@ -6,6 +6,10 @@ import type { CandidateFacts } from "./source";
 
 export async function excludedApprovers(db: Db | Tx, candidate: CandidateFacts, stage1: Stage1): Promise<string[]> {
   const ids = new Set([candidate.createdById, stage1.declaredBy]);
+  if (candidate.trainingRunId) {
+    const run = await db.trainingRun.findUnique({ where: { id: candidate.trainingRunId }, select: { startedById: true } });
+    if (run) ids.add(run.startedById);
+  }
   // A service identity acts for whoever created its key: that person is excluded too.
   const keys = await db.apiKey.findMany({ where: { id: { in: [...ids] } }, select: { createdBy: true } });
   for (const k of keys) if (k.createdBy) ids.add(k.createdBy);

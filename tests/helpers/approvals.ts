@@ -20,7 +20,7 @@ export { AGENT, PARENT, REFERENCE_NOW };
 export type ReferenceWorld = {
   source: ReceiptSource;
   /** Adds a reference candidate (without its recorded approval); returns its candidate id. */
-  add(name: ReferenceName, patch?: { declaredBy?: string; createdById?: string; canaryApprovers?: Authority }): string;
+  add(name: ReferenceName, patch?: { declaredBy?: string; createdById?: string; trainingRunId?: string; canaryApprovers?: Authority }): string;
   chain(candidateId: string): SealedLink[];
   /** A policy owner publishes a new evaluator version: every receipt judged on the old one goes stale. */
   bumpEvaluator(): void;
@@ -62,7 +62,7 @@ export function referenceWorld(): ReferenceWorld {
           digest: raw.candidate.digest,
           parent: { resourcesId: PARENT.resourceId, version: PARENT.version, digest: PARENT.digest },
           createdById: patch.createdById ?? raw.stage1.declaredBy,
-          trainingRunId: null,
+          trainingRunId: patch.trainingRunId ?? null,
         },
         chain,
         policy: POLICY,

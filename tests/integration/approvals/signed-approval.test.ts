@@ -122,7 +122,7 @@ describeEachDialect("signed approvals", (dialect) => {
     await expect(beginApproval(database, rosa.actor, { agent: AGENT, candidateId: id, step: "canary" }, { source: world.source, now: later(30) })).rejects.toThrow(/check 4 is stale/);
   });
 
-  it("self-approval is refused: the receipt's author, and the owner of the API key that registered the candidate", async () => {
+  it("self-approval is refused: the receipt's author, the owner of the API key that registered the candidate, the starter of its training run", async () => {
     const own = world.add("A", { declaredBy: rosa.actor.id });
     await expect(beginApproval(database, rosa.actor, { agent: AGENT, candidateId: own, step: "canary" }, { source: world.source, now })).rejects.toMatchObject({
       code: "FORBIDDEN",
@@ -131,6 +131,15 @@ describeEachDialect("signed approvals", (dialect) => {
     const { key } = await createApiKey(database.db, { name: "rosa's trainer", role: "algorithm", createdBy: rosa.actor.id });
     const viaKey = world.add("A", { createdById: key.id });
     await expect(beginApproval(database, rosa.actor, { agent: AGENT, candidateId: viaKey, step: "canary" }, { source: world.source, now })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    // whoever started the training run that produced it
+    const run = await database.db.trainingRun.create({
+      data: {
+        id: `run-${dialect}-sod`, agent: AGENT, family: "ppo", config: "{}", seed: "1", environment: "support-desk", distribution: "v1", parentResourcesId: "rs-p", parentVersion: 1,
+        parentDigest: "sha256:" + "0".repeat(64), heldOutCases: 60, retryBudget: 0, codeRevision: "abcdef0", candidateEvery: 1, checkpointEvery: 1, status: "finished", updatesTotal: 1, startedById: rosa.actor.id,
+      },
+    });
+    const viaRun = world.add("A", { trainingRunId: run.id });
+    await expect(beginApproval(database, rosa.actor, { agent: AGENT, candidateId: viaRun, step: "canary" }, { source: world.source, now })).rejects.toMatchObject({ code: "FORBIDDEN" });
     expect(world.chain(own).at(-1)!.kind).toBe("stage3");
     expect(world.chain(viaKey).at(-1)!.kind).toBe("stage3");
   });
