@@ -12,6 +12,7 @@ import { peopleRouter } from "./people/_router";
 import { passkeysRouter } from "./passkeys/_router";
 import { botKeysRouter } from "./botKeys/_router";
 import { auditRouter } from "./audit/_router";
+import { approvalsRouter } from "./approvals/_router";
 import { candidatesRouter } from "./candidates/_router";
 import { registriesRouter } from "./registries/_router";
 
@@ -22,6 +23,7 @@ export const appRouter = createTRPCRouter({
   passkeys: passkeysRouter,
   botKeys: botKeysRouter,
   audit: auditRouter,
+  approvals: approvalsRouter,
   store: storeRouter,
   datasets: datasetsRouter,
   feedback: feedbackRouter,
