@@ -21,7 +21,7 @@ export function parseConfig(text: string): { ok: true; value: Record<string, unk
   }
 }
 
-function useDebounced<T>(value: T, ms = 300): T {
+export function useDebounced<T>(value: T, ms = 300): T {
   const [v, setV] = useState(value);
   useEffect(() => {
     const t = setTimeout(() => setV(value), ms);
