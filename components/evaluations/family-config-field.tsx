@@ -52,7 +52,7 @@ export function FamilyConfigField({ id, value, onChange, onProblems }: { id: str
             value={value.family}
             onChange={(e) => {
               const f = policyFamilies.find((x) => x.name === e.target.value);
-              onChange({ ...value, family: e.target.value, configText: f?.defaults ? JSON.stringify(f.defaults, null, 2) : "{}" });
+              onChange({ ...value, family: e.target.value, configText: f?.required.length ? JSON.stringify(Object.fromEntries(f.required.map((k) => [k, ""])), null, 2) : "" });
             }}
           >
             {policyFamilies.map((f) => (
@@ -76,6 +76,7 @@ export function FamilyConfigField({ id, value, onChange, onProblems }: { id: str
           id={`${id}-config`}
           spellCheck={false}
           rows={5}
+          placeholder={info?.defaults ? `defaults:\n${JSON.stringify(info.defaults, null, 2)}` : "{}"}
           value={value.configText}
           onChange={(e) => onChange({ ...value, configText: e.target.value })}
           aria-invalid={problems.length > 0}
