@@ -2,16 +2,9 @@
 
 // Pretty JSON with secrets masked: any key named like api_key / token / secret / password is shown as ••••.
 import { useState } from "react";
+import { maskSecrets } from "@/lib/json/secrets";
 
-const SECRET_KEY = /(api[_-]?key|secret|token|password|authorization)$/i;
-
-export function maskSecrets(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(maskSecrets);
-  if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) && v !== null && v !== "" ? "••••••••" : maskSecrets(v)]));
-  }
-  return value;
-}
+export { maskSecrets };
 
 export function JsonView({ value, collapsedAfter = 40, className = "" }: { value: unknown; collapsedAfter?: number; className?: string }) {
   const text = JSON.stringify(maskSecrets(value), null, 2) ?? "undefined";

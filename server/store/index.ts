@@ -28,6 +28,7 @@ import { getResources, latestResources, putResources, queryResources, resourcesV
 import { candidatesForPrune, pruneBatch } from "./retention";
 import { dequeueRollouts, enqueueRollouts, finishedRollouts, getRollout, startAttempt, startRollout, updateAttempt, updateRollout, type AttemptPatch, type RolloutPatch } from "./rollouts";
 import { wireAttempt } from "./rows";
+import { diffResourcesVersions, getSpan, maskedResourcesVersion, resourcesHistory, resourcesSummaries, spanOutline, workerCounts } from "./dashboard";
 import { addSpans, countSpans, nextSequenceIds, querySpansText, type SpanQuery } from "./spans";
 import { applyVerdict, findUnhealthy } from "./watchdog";
 import { heartbeatWorker } from "./workers";
@@ -35,6 +36,7 @@ import { ROLLOUT_STATUSES, type Attempt, type EnqueueRolloutRequest, type JsonOb
 
 export * from "./types";
 export { StoreInputError, StoreNotFoundError } from "./errors";
+export type { SpanOutline, ResourcesSummary, ResourcesVersionSummary, ResourcesDiff } from "./dashboard";
 export type { RolloutQuery, WorkerQuery, PageParams, ResourcesQuery, SpanQuery, RolloutPatch, AttemptPatch };
 
 export type StoreOptions = {
@@ -180,6 +182,13 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     async countSpans(q: SpanQuery) {
       return sql.read((d) => countSpans(d, q));
     },
+    /** Spans without their bodies, in time order (the dashboard's tree and waterfall). */
+    async spanOutline(q: { rollout_id: string; attempt_id?: string | null; limit: number; offset: number }) {
+      return sql.read((d) => spanOutline(d, q));
+    },
+    async getSpan(rolloutId: string, attemptId: string, spanId: string) {
+      return sql.read(() => getSpan(rolloutId, attemptId, spanId));
+    },
 
     // ── Resources ──
     async addResources(resources: NamedResources) {
@@ -204,11 +213,29 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     async resourcesVersion(resourcesId: string, version: number) {
       return sql.read(() => resourcesVersion(resourcesId, version));
     },
+    /** One page of versions (newest first) with digests and resource names, without the bodies. */
+    async resourcesHistory(resourcesId: string, q: PageParams = {}) {
+      return sql.read(() => resourcesHistory(resourcesId, q));
+    },
+    /** Resources ids with digest and resource names, without the bodies (the dashboard's list). */
+    async resourcesSummaries(q: PageParams & { resources_id_contains?: string | null } = {}) {
+      return sql.read((d) => resourcesSummaries(d, q));
+    },
+    async maskedResourcesVersion(resourcesId: string, version: number) {
+      return sql.read(() => maskedResourcesVersion(resourcesId, version));
+    },
+    /** A key diff between two versions, secret values masked. */
+    async diffResources(resourcesId: string, fromVersion: number, toVersion: number) {
+      return sql.read(() => diffResourcesVersions(resourcesId, fromVersion, toVersion));
+    },
 
     // ── Workers ──
     async queryWorkers(q: WorkerQuery = {}) {
       await maybeScan();
       return sql.read((d) => queryWorkers(d, q));
+    },
+    async workerCounts() {
+      return sql.read(() => workerCounts());
     },
     async getWorker(workerId: string) {
       return sql.read(() => getWorker(workerId));

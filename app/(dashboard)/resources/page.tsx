@@ -1,14 +1,22 @@
 import type { Metadata } from "next";
+import { Suspense } from "react";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState } from "@/components/ui/empty-state";
+import { NotAllowed } from "@/components/auth/not-allowed";
+import { ResourcesView } from "@/components/store/resources-view";
+import { actorCan } from "@/server/auth/actor";
+import { requireActor } from "@/app/current-actor";
 
 export const metadata: Metadata = { title: "Resources" };
 
-export default function ResourcesPage() {
+export default async function ResourcesPage() {
+  const actor = await requireActor();
+  if (!actorCan(actor, "dashboard:read")) return <NotAllowed scope="dashboard:read" />;
   return (
     <>
-      <PageHeader title="Resources" description="Resource versions, the latest-candidate and approved-default pointers, and diffs." />
-      <EmptyState title="No resources yet" />
+      <PageHeader title="Resources" description="Resource versions with their digests, and a diff between any two versions." />
+      <Suspense>
+        <ResourcesView />
+      </Suspense>
     </>
   );
 }

@@ -6,6 +6,13 @@ import { listRolloutsRoute } from "./list-rollouts";
 import { listWorkersRoute } from "./list-workers";
 import { querySpansRoute } from "./query-spans";
 import { getStatisticsRoute } from "./get-statistics";
+import { querySpanOutlineRoute } from "./query-span-outline";
+import { getSpanRoute } from "./get-span";
+import { listResourcesHistoryRoute } from "./list-resources-history";
+import { diffResourcesRoute } from "./diff-resources";
+import { countWorkersRoute } from "./count-workers";
+import { listResourcesSummariesRoute } from "./list-resources-summaries";
+import { getResourcesVersionRoute } from "./get-resources-version";
 
 export const storeRouter = createTRPCRouter({
   listRollouts: listRolloutsRoute,
@@ -15,4 +22,11 @@ export const storeRouter = createTRPCRouter({
   listResources: listResourcesRoute,
   listResourcesVersions: listResourcesVersionsRoute,
   getStatistics: getStatisticsRoute,
+  querySpanOutline: querySpanOutlineRoute,
+  getSpan: getSpanRoute,
+  listResourcesHistory: listResourcesHistoryRoute,
+  diffResources: diffResourcesRoute,
+  countWorkers: countWorkersRoute,
+  listResourcesSummaries: listResourcesSummariesRoute,
+  getResourcesVersion: getResourcesVersionRoute,
 });

@@ -7,5 +7,6 @@ export const ZListRolloutsInput = z.object({
   status_in: z.array(z.enum(ROLLOUT_STATUSES)).optional(),
   mode_in: z.array(z.enum(ROLLOUT_MODES).nullable()).optional(),
   rollout_id_contains: z.string().max(200).optional(),
+  rollout_id_in: z.array(z.string().min(1).max(512)).max(100).optional(),
   sort_by: z.enum(["start_time", "end_time", "rollout_id", "status", "mode"]).default("start_time"),
 });

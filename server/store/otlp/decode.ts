@@ -40,6 +40,11 @@ function protoTypes() {
   return types;
 }
 
+/** The ExportTraceServiceRequest type, for clients that export spans (Lightgate's runner). */
+export function traceRequestType(): protobuf.Type {
+  return protoTypes().request;
+}
+
 export function encodeStatus(message: string, code = 3): Uint8Array {
   const t = protoTypes().status;
   return t.encode(t.create({ code, message })).finish();

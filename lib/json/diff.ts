@@ -1,0 +1,56 @@
+// A key diff of two JSON documents: every leaf is addressed by its path (`llm.sampling_parameters.temperature`,
+// `items[2]`) and compared by its canonical JSON text. Values under a secret-like key are masked, while a
+// change of a secret is still reported (as "changed", both sides masked).
+import { isSecretKey, MASK } from "./secrets";
+
+export type DiffChange = "added" | "removed" | "changed";
+export type DiffEntry = { path: string; change: DiffChange; before?: string; after?: string; secret: boolean };
+export type JsonDiff = { entries: DiffEntry[]; unchanged: number };
+
+type Leaf = { text: string; secret: boolean };
+
+/** Stable text for a leaf: object keys sorted, so key order never shows up as a change. */
+function stable(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stable((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+const IDENT = /^[A-Za-z_$][\w$-]*$/;
+const join = (path: string, key: string) => (IDENT.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`);
+
+function flatten(value: unknown, path: string, secret: boolean, out: Map<string, Leaf>): void {
+  const container = value !== null && typeof value === "object";
+  const empty = container && Object.keys(value).length === 0;
+  if (!container || empty || secret) {
+    out.set(path || "(root)", { text: stable(value), secret });
+    return;
+  }
+  if (Array.isArray(value)) value.forEach((v, i) => flatten(v, `${path}[${i}]`, false, out));
+  else for (const [k, v] of Object.entries(value)) flatten(v, join(path, k), isSecretKey(k) && v !== null && v !== "", out);
+}
+
+const show = (leaf: Leaf) => (leaf.secret ? MASK : leaf.text);
+
+export function diffJson(before: unknown, after: unknown): JsonDiff {
+  const a = new Map<string, Leaf>();
+  const b = new Map<string, Leaf>();
+  flatten(before, "", false, a);
+  flatten(after, "", false, b);
+  const entries: DiffEntry[] = [];
+  let unchanged = 0;
+  for (const path of [...new Set([...a.keys(), ...b.keys()])].sort()) {
+    const x = a.get(path);
+    const y = b.get(path);
+    if (x && y && x.text === y.text) unchanged++;
+    else if (x && y) entries.push({ path, change: "changed", before: show(x), after: show(y), secret: x.secret || y.secret });
+    else if (y) entries.push({ path, change: "added", after: show(y), secret: y.secret });
+    else if (x) entries.push({ path, change: "removed", before: show(x), secret: x.secret });
+  }
+  return { entries, unchanged };
+}

@@ -1,0 +1,32 @@
+// A Lightgate runner process: pulls episode rollouts from a store over HTTP and executes them.
+//   npx tsx scripts/runner.ts --url http://127.0.0.1:3000 [--key lgk_…] [--id runner-1] [--transport otlp|rest]
+// The key may also come from LIGHTGATE_RUNNER_KEY (create one with `npm run apikey -- create --role runner`).
+// Start several at once: each claims rollouts from the same queue.
+import { parseArgs } from "node:util";
+import { Runner } from "../server/runner/runner";
+import { stopSignal } from "../server/process/lifecycle";
+
+const { values } = parseArgs({
+  options: {
+    url: { type: "string", default: process.env.LIGHTGATE_URL ?? "http://127.0.0.1:3000" },
+    key: { type: "string", default: process.env.LIGHTGATE_RUNNER_KEY },
+    id: { type: "string" },
+    transport: { type: "string", default: "otlp" },
+    quiet: { type: "boolean", default: false },
+  },
+});
+
+if (!values.key) {
+  console.error("runner: no API key: pass --key or set LIGHTGATE_RUNNER_KEY (npm run apikey -- create --role runner)");
+  process.exit(2);
+}
+if (values.transport !== "otlp" && values.transport !== "rest") {
+  console.error('runner: --transport must be "otlp" or "rest"');
+  process.exit(2);
+}
+
+const runner = new Runner({ url: values.url!, apiKey: values.key, workerId: values.id, transport: values.transport, log: values.quiet ? undefined : (l) => console.log(`[${values.id ?? "runner"}] ${l}`) });
+console.log(`runner ${runner.workerId}: pulling from ${values.url} (spans over ${values.transport})`);
+const stats = await runner.run(stopSignal(`runner ${runner.workerId}`));
+console.log(`runner ${runner.workerId}: ${stats.succeeded} succeeded, ${stats.failed} failed, ${stats.errors} errors, ${stats.spans} spans`);
+process.exit(0);

@@ -1,0 +1,127 @@
+// What the dashboard reads about candidates: a list with each one's verdict at a glance, and one candidate
+// beside its exact parent. Everything said about a candidate comes out of `gateReport`.
+import type { Database } from "@/server/db/client";
+import { DomainError } from "@/server/errors";
+import { readPointer } from "@/server/candidates/pointers";
+import type { CheckStatus } from "@/server/gate/checks/types";
+import type { Verdict } from "@/server/gate/verdict";
+import type { GateReport } from "@/server/gate/gate";
+import type { GatePolicy } from "@/server/gate/policy";
+import type { Approval } from "@/server/gate/receipt/approval";
+import type { ChainVerification } from "@/server/gate/receipt/seal";
+import type { Stage1 } from "@/server/gate/receipt/stage1";
+import type { Stage2 } from "@/server/gate/receipt/stage2";
+import type { CanaryStage, Stage3 } from "@/server/gate/receipt/stage3";
+import type { VersionSet } from "@/server/gate/versions";
+import { gateReport, type CandidateRow, type StoredGateReport } from "./report";
+
+export type CandidateSummary = {
+  id: string;
+  agent: string;
+  resourcesId: string;
+  version: number;
+  digest: string;
+  parent: { resourcesId: string; version: number; digest: string };
+  algorithm: string;
+  trainingRunId: string | null;
+  createdAt: Date;
+  /** Null when the receipt has no stages yet or fails verification. */
+  verdict: Verdict | null;
+  sentence: string;
+  scoreGain: number | null;
+  checks: { id: number; title: string; status: CheckStatus }[];
+  fresh: boolean;
+  receiptIntact: boolean;
+  head: string | null;
+};
+
+export function summarize(stored: StoredGateReport): CandidateSummary {
+  const { candidate: c, report } = stored;
+  const sentence = report?.sentence ?? (stored.verification.ok ? "No receipt stages sealed yet: nothing to judge." : "The receipt fails verification: it is not judged.");
+  return {
+    id: c.id,
+    agent: c.agent,
+    resourcesId: c.resourcesId,
+    version: c.version,
+    digest: c.digest,
+    parent: { resourcesId: c.parentResourcesId, version: c.parentVersion, digest: c.parentDigest },
+    algorithm: c.algorithm,
+    trainingRunId: c.trainingRunId,
+    createdAt: c.createdAt,
+    verdict: report?.verdict ?? null,
+    sentence,
+    scoreGain: report?.scoreGain ?? null,
+    checks: report?.checks.map((k) => ({ id: k.id, title: k.title, status: k.status })) ?? [],
+    fresh: report?.freshness.fresh ?? false,
+    receiptIntact: stored.verification.ok,
+    head: stored.head,
+  };
+}
+
+export async function listCandidates(database: Database, filter: { agent?: string; now?: Date } = {}): Promise<CandidateSummary[]> {
+  const rows = await database.db.candidate.findMany({ where: { agent: filter.agent }, orderBy: [{ createdAt: "desc" }, { id: "asc" }], select: { id: true } });
+  const out: CandidateSummary[] = [];
+  for (const { id } of rows) out.push(summarize(await gateReport(database, id, filter.now)));
+  return out;
+}
+
+export async function listAgents(database: Database): Promise<string[]> {
+  const rows = await database.db.candidate.findMany({ distinct: ["agent"], select: { agent: true }, orderBy: { agent: "asc" } });
+  return rows.map((r) => r.agent);
+}
+
+export type CandidateDetail = {
+  summary: CandidateSummary;
+  report: GateReport | null;
+  verification: ChainVerification;
+  versions: VersionSet;
+  policy: GatePolicy;
+  /** The sealed stages the page shows; stage 2 without its per-rollout rollups (the report carries what they say). */
+  stage1: Stage1 | null;
+  stage2: (Omit<Stage2, "rollouts"> & { rolloutCount: number }) | null;
+  stage3: Stage3 | null;
+  canaryStage: CanaryStage | null;
+  approvals: Approval[];
+  links: { index: number; kind: string; digest: string; prevDigest: string | null; sealedAt: string }[];
+  /** The exact parent: whether it is the approved default now, and its own summary when it is a candidate too. */
+  parent: { resourcesId: string; version: number; digest: string; isApprovedDefault: boolean; candidate: CandidateSummary | null };
+  pointers: { latestCandidate: string | null; approvedDefault: string | null };
+};
+
+const parentCandidate = (database: Database, c: CandidateRow) =>
+  database.db.candidate.findUnique({ where: { resourcesId_version: { resourcesId: c.parentResourcesId, version: c.parentVersion } } });
+
+export async function getCandidate(database: Database, id: string, now: Date = new Date()): Promise<CandidateDetail> {
+  const stored = await gateReport(database, id, now);
+  const { candidate: c, receipt } = stored;
+  const stage2 = receipt?.stage2;
+  const [parentRow, latest, approved] = await Promise.all([parentCandidate(database, c), readPointer(database.db, c.agent, "latest_candidate"), readPointer(database.db, c.agent, "approved_default")]);
+  if (parentRow && parentRow.digest !== c.parentDigest) throw new DomainError("CONFLICT", `parent ${c.parentResourcesId} v${c.parentVersion} is recorded with another digest`, "parent");
+  return {
+    summary: summarize(stored),
+    report: stored.report,
+    verification: stored.verification,
+    versions: stored.versions,
+    policy: stored.policy,
+    stage1: receipt?.stage1 ?? null,
+    stage2: stage2 ? { windows: stage2.windows, dataCutoff: stage2.dataCutoff, versions: stage2.versions, candidate: stage2.candidate, rolloutCount: stage2.rollouts.length } : null,
+    stage3: receipt?.stage3 ?? null,
+    canaryStage: receipt?.canaryStage ?? null,
+    approvals: receipt?.approvals ?? [],
+    links: stored.chain.map((l) => ({ index: l.index, kind: l.kind, digest: l.digest, prevDigest: l.prevDigest, sealedAt: l.sealedAt })),
+    parent: {
+      resourcesId: c.parentResourcesId,
+      version: c.parentVersion,
+      digest: c.parentDigest,
+      isApprovedDefault: approved?.digest === c.parentDigest,
+      candidate: parentRow ? summarize(await gateReport(database, parentRow.id, now)) : null,
+    },
+    pointers: { latestCandidate: latest?.digest ?? null, approvedDefault: approved?.digest ?? null },
+  };
+}
+
+/** The candidates page: every agent that has candidates, and the (filtered) candidates judged now. */
+export async function listCandidatePage(database: Database, filter: { agent?: string }) {
+  const [agents, candidates] = await Promise.all([listAgents(database), listCandidates(database, filter)]);
+  return { agents, candidates };
+}

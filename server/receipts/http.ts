@@ -1,0 +1,100 @@
+// HTTP edges of the gate for production consumers and auditors: the two pointers, their history, and a
+// receipt as a DSSE-signed in-toto statement. Callers present any valid API key or a dashboard session.
+// The approved-default answer comes only from the approved_default record: when there is none it is a 404
+// that says so — never the latest candidate.
+import { resolveActor, type Actor } from "@/server/auth/actor";
+import { authenticateApiKey } from "@/server/auth/api-keys";
+import type { Database } from "@/server/db/client";
+import { pointerAt, readPointer, type PointerKind, type PointerRecord } from "@/server/candidates/pointers";
+import { buildReceiptStatement, exportReceipt } from "@/server/gate/export/statement";
+import { tokenOf } from "@/server/store/http/auth";
+import { gateReport } from "./report";
+import { receiptSigningKey } from "./signing-key";
+
+const json = (status: number, body: unknown) => Response.json(body, { status, headers: { "cache-control": "no-store" } });
+
+async function caller(request: Request, database: Database): Promise<Actor | Response> {
+  const token = tokenOf(request);
+  const actor = token !== null ? await authenticateApiKey(database.db, token) : await resolveActor(request.headers, database);
+  if (actor) return actor;
+  return json(401, { error: "unauthorized", message: token !== null ? "the API key is invalid or revoked" : "send Authorization: Bearer <API key> or sign in" });
+}
+
+const POINTER_PATHS: Record<string, PointerKind> = { "approved-default": "approved_default", "latest-candidate": "latest_candidate" };
+
+const pointerBody = (p: PointerRecord) => ({
+  agent: p.agent,
+  pointer: p.kind === "approved_default" ? "approved-default" : "latest-candidate",
+  resourcesId: p.resourcesId,
+  version: p.version,
+  digest: p.digest,
+  candidateId: p.candidateId,
+  receiptDigest: p.receiptDigest,
+  movedBy: p.movedById,
+  movedAt: p.movedAt.toISOString(),
+});
+
+/** GET /v1/pointers/<agent>/<approved-default | latest-candidate | history> */
+export async function handlePointerRequest(database: Database, request: Request, agent: string, what: string): Promise<Response> {
+  const who = await caller(request, database);
+  if (who instanceof Response) return who;
+  if (what === "history") return pointerHistory(database, agent, new URL(request.url).searchParams.get("at"));
+  const kind = POINTER_PATHS[what];
+  if (!kind) return json(404, { error: "not_found", message: `unknown pointer "${what}": use approved-default, latest-candidate or history` });
+  const pointer = await readPointer(database.db, agent, kind);
+  if (!pointer) {
+    const message =
+      kind === "approved_default"
+        ? `${agent} has no approved default yet. Nothing is served in its place: the latest candidate is not approved.`
+        : `${agent} has no candidate yet.`;
+    return json(404, { error: "no_pointer", agent, pointer: what, message });
+  }
+  return json(200, pointerBody(pointer));
+}
+
+async function pointerHistory(database: Database, agent: string, atParam: string | null): Promise<Response> {
+  if (atParam !== null) {
+    const at = new Date(atParam);
+    if (Number.isNaN(at.getTime())) return json(400, { error: "bad_request", field: "at", message: "at: must be an ISO-8601 time" });
+    const [approved, latest] = await Promise.all([pointerAt(database.db, agent, "approved_default", at), pointerAt(database.db, agent, "latest_candidate", at)]);
+    const view = (m: typeof approved) => m && { resourcesId: m.toResourcesId, version: m.toVersion, digest: m.toDigest, candidateId: m.candidateId, receiptDigest: m.receiptDigest, movedBy: m.actorId, movedAt: m.at.toISOString(), reason: m.reason };
+    return json(200, { agent, at: at.toISOString(), approvedDefault: view(approved), latestCandidate: view(latest) });
+  }
+  const moves = await database.db.pointerMove.findMany({ where: { agent }, orderBy: [{ at: "desc" }, { id: "desc" }], take: 500 });
+  return json(200, {
+    agent,
+    moves: moves.map((m) => ({
+      pointer: m.kind === "approved_default" ? "approved-default" : "latest-candidate",
+      from: m.fromDigest && { resourcesId: m.fromResourcesId, version: m.fromVersion, digest: m.fromDigest },
+      to: { resourcesId: m.toResourcesId, version: m.toVersion, digest: m.toDigest },
+      candidateId: m.candidateId,
+      receiptDigest: m.receiptDigest,
+      by: m.actorId,
+      at: m.at.toISOString(),
+      reason: m.reason,
+    })),
+  });
+}
+
+/** GET /v1/receipts/<candidateId>: the receipt as an in-toto Statement v1 in a DSSE envelope (Ed25519). */
+export async function handleReceiptRequest(database: Database, request: Request, candidateId: string): Promise<Response> {
+  const who = await caller(request, database);
+  if (who instanceof Response) return who;
+  const candidate = await database.db.candidate.findUnique({ where: { id: candidateId }, select: { id: true } });
+  if (!candidate) return json(404, { error: "not_found", message: `no candidate ${candidateId}` });
+  const stored = await gateReport(database, candidateId);
+  if (!stored.report) return json(409, { error: "unverifiable", message: stored.verification.ok ? "the receipt has no sealed stages yet" : "the stored receipt fails verification", problems: stored.verification.ok ? [] : stored.verification.problems });
+  const key = await receiptSigningKey(database.db);
+  try {
+    const statement = buildReceiptStatement({ chain: stored.chain, report: stored.report, policy: stored.policy, currentVersions: stored.versions });
+    return json(200, exportReceipt(statement, key.privateKey, key.keyid));
+  } catch (e) {
+    return json(409, { error: "not_exportable", message: (e as Error).message });
+  }
+}
+
+/** GET /v1/receipts/public-key: the PEM that verifies exported receipts (`npm run verify-receipt -- FILE --key`). */
+export async function handlePublicKeyRequest(database: Database): Promise<Response> {
+  const key = await receiptSigningKey(database.db);
+  return new Response(key.publicPem, { headers: { "content-type": "application/x-pem-file", "x-key-id": key.keyid, "cache-control": "no-store" } });
+}

@@ -1,0 +1,110 @@
+// The four-candidate reference through the store: registries and the lineage root, then for each candidate
+// its rollouts/attempts/spans written into the store, registration, stage 1, stage 2 built from the store's
+// rollups, stage 3 and the recorded canary approval — then the gate. Verdicts come out of the checks.
+import type { Database } from "@/server/db/client";
+import type { AuditActor } from "@/server/audit/audit-log";
+import { digestOf } from "@/server/digest";
+import { registerCandidate } from "@/server/candidates/register";
+import { readPointer } from "@/server/candidates/pointers";
+import { AGENT, CANARY_APPROVER, DESTINATION, EVALUATOR, PARENT, POLICY, T0, TOOLS, VERSIONS, stage1For } from "@/server/gate/reference/common";
+import { REFERENCE_NOW, REFERENCE_ORDER, referenceSummary, type ReferenceSummary } from "@/server/gate/reference/four-candidates";
+import { rawCandidate, REFERENCE_SPECS, type ReferenceName } from "@/server/gate/reference/raw-evidence";
+import { approvalTarget } from "@/server/gate/receipt/seal";
+import { loadChain, openReceipt, sealLink } from "./links";
+import { gateReport } from "./report";
+import { listRegistry, publishRegistryEntry, type PublishInput } from "./registries";
+import { stage2FromStore } from "./rollups";
+import { currentVersions } from "./versions";
+import { adoptRootDefault } from "./default-pointer";
+import { writeRawToStore } from "./reference-store";
+
+export const REFERENCE_POLICY_OWNER: AuditActor = { kind: "system", id: "reference-fixture", name: "Reference fixture (policy owner)", grants: [] };
+const TRAINER: AuditActor = { kind: "service", id: "svc-trainer-ppo", name: "PPO trainer", grants: [{ role: "algorithm", agent: null }] };
+
+function referenceRegistry(): Omit<PublishInput, "actor">[] {
+  const declared = stage1For("registry", PARENT).expectedEvidence;
+  const entry = (kind: PublishInput["kind"], name: string, body: unknown, version?: string) => ({ kind, name, agent: AGENT, body, version });
+  return [
+    entry("evaluator", EVALUATOR.id, { evaluator: "support-desk", version: 3 }, EVALUATOR.version),
+    ...TOOLS.map((tool) => entry("tool_contract", tool, { tool, contract: 1 })),
+    entry("task_distribution", "support-desk/tasks", { tasks: "support-desk", cases: ["billing", "shipping", "account"] }, "4"),
+    entry("retry_policy", AGENT, { rolloutConfig: { max_attempts: 3, retry_condition: ["failed", "timeout", "unresponsive"] }, budget: declared.retryBudget }),
+    entry("model_server", "lightgate-policy-server", { endpoint: "http://127.0.0.1:8601/v1" }, "1.4.2"),
+    entry("destination", DESTINATION, { kind: "ticket-db", reread: "ticket by id" }),
+    entry("promotion_policy", AGENT, POLICY),
+    ...POLICY.protectedFamilies.map((f) => entry("protected_family", f.family, { maxRegressions: f.maxRegressions })),
+    entry("canary_boundary", AGENT, declared.canaryBoundary),
+  ];
+}
+
+/** Publishes the reference registries and adopts the reference parent as the lineage root (once). */
+async function seedReferenceWorld(database: Database, actor: AuditActor) {
+  if ((await listRegistry(database.db, { agent: AGENT, kind: "evaluator" })).length === 0) {
+    for (const e of referenceRegistry()) await publishRegistryEntry(database, { ...e, actor });
+  }
+  if (!(await readPointer(database.db, AGENT, "approved_default"))) {
+    await adoptRootDefault(database, { agent: AGENT, target: PARENT, actor, reason: "the support-desk policy in production before Lightgate", at: new Date(T0 * 1000 - 86400_000) });
+  }
+  const versions = await currentVersions(database.db, AGENT);
+  if (digestOf({ ...versions, permissions: [...versions.permissions].sort() }) !== digestOf({ ...VERSIONS, permissions: [...VERSIONS.permissions].sort() })) {
+    throw new Error(`the registries do not reproduce the reference versions: ${JSON.stringify(versions)}`);
+  }
+}
+
+export type SeededCandidate = { name: ReferenceName; candidateId: string };
+
+/**
+ * Seeds the reference into `database`. Every candidate gets its recorded canary approval unless named in
+ * `withoutApproval`. Candidates already present are left as they are.
+ */
+export async function seedReferenceDemo(
+  database: Database,
+  opts: { withoutApproval?: readonly ReferenceName[]; only?: readonly ReferenceName[]; now?: Date } = {},
+): Promise<SeededCandidate[]> {
+  await seedReferenceWorld(database, REFERENCE_POLICY_OWNER);
+  // Seal times keep the fixture's spacing but end just before `now`, so evidence ages count from there.
+  const at = (hoursAfterT0: number) => new Date((opts.now ?? REFERENCE_NOW).getTime() - (9 - hoursAfterT0) * 3600_000).toISOString();
+  const seeded: SeededCandidate[] = [];
+  for (const [i, name] of REFERENCE_ORDER.entries()) {
+    if (opts.only && !opts.only.includes(name)) continue;
+    const raw = rawCandidate(REFERENCE_SPECS[name]);
+    const existing = await database.db.candidate.findUnique({ where: { resourcesId_version: { resourcesId: raw.candidate.resourceId, version: raw.candidate.version } } });
+    if (existing) {
+      seeded.push({ name, candidateId: existing.id });
+      continue;
+    }
+    await writeRawToStore(database, raw, (i + 1) * 1e6);
+    const resource = { resourcesId: raw.candidate.resourceId, version: raw.candidate.version, digest: raw.candidate.digest };
+    const candidate = await registerCandidate(database, { agent: AGENT, resource, stage1: raw.stage1, actor: TRAINER });
+    await openReceipt(database, candidate.id, { sealedAt: at(0) });
+    const versions = await currentVersions(database.db, AGENT);
+    const stage2 = await stage2FromStore(database, raw.candidate.resourceId, versions);
+    await sealLink(database, candidate.id, "stage2", stage2, { sealedAt: at(5) });
+    const { resolution, lockedGate, canary, rollbackTest } = raw;
+    const computedAt = at(7);
+    await sealLink(database, candidate.id, "stage3", { resolution, lockedGate, canary, rollbackTest, computedAt, versions }, { sealedAt: computedAt });
+    if (!opts.withoutApproval?.includes(name)) {
+      const approvedAt = at(8);
+      const approves = approvalTarget(await loadChain(database.db, candidate.id), "canary")!;
+      const approval = { step: "canary" as const, decision: "approve" as const, actor: CANARY_APPROVER, approves, at: approvedAt, comment: "Canary boundary and rollback reviewed." };
+      await sealLink(database, candidate.id, "approval", approval, { sealedAt: approvedAt });
+    }
+    seeded.push({ name, candidateId: candidate.id });
+  }
+  return seeded;
+}
+
+/** The `npm run gate:reference` document: each seeded candidate judged from the database. */
+export async function referenceReport(database: Database, seeded: readonly SeededCandidate[], now: Date = REFERENCE_NOW): Promise<ReferenceSummary> {
+  const results = [];
+  for (const { name, candidateId } of seeded) {
+    const stored = await gateReport(database, candidateId, now);
+    if (!stored.report) throw new Error(`candidate ${name} (${candidateId}) has no verifiable receipt`);
+    // What the summary says about pins and the rollback test comes from the sealed stage 3, not the fixture.
+    const stage3 = stored.receipt?.stage3;
+    const raw = rawCandidate(REFERENCE_SPECS[name]);
+    const rollbackTest = stage3?.rollbackTest ?? { ...raw.rollbackTest, loaded: false, routedBack: false };
+    results.push({ name, raw: { ...raw, resolution: stage3?.resolution ?? {}, rollbackTest }, chain: stored.chain, report: stored.report });
+  }
+  return referenceSummary(results);
+}

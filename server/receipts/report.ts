@@ -1,0 +1,40 @@
+// The gate for one stored candidate: its verified receipt, the promotion policy and the versions in force
+// from the registries, judged by the pure core. Stage 2 already holds per-rollout rollups, so this reads
+// O(rollouts) of sealed JSON and never a span.
+import type { Database, Db, Tx } from "@/server/db/client";
+import type { Digest } from "@/server/digest";
+import { DomainError } from "@/server/errors";
+import { evaluateGate, type GateReport } from "@/server/gate/gate";
+import type { GatePolicy } from "@/server/gate/policy";
+import type { ChainVerification, SealedLink } from "@/server/gate/receipt/seal";
+import type { Receipt } from "@/server/gate/receipt/view";
+import type { VersionSet } from "@/server/gate/versions";
+import { loadReceipt } from "./links";
+import { currentPolicy } from "./registries";
+import { currentVersions } from "./versions";
+
+export type CandidateRow = Awaited<ReturnType<Db["candidate"]["findUniqueOrThrow"]>>;
+
+export type StoredGateReport = {
+  candidate: CandidateRow;
+  chain: SealedLink[];
+  head: Digest | null;
+  verification: ChainVerification;
+  receipt: Receipt | null;
+  policy: GatePolicy;
+  versions: VersionSet;
+  /** Null when the receipt has no stages yet or fails verification (a broken receipt is never judged). */
+  report: GateReport | null;
+};
+
+export async function gateReport(database: Database | { db: Db | Tx }, candidateId: string, now: Date = new Date()): Promise<StoredGateReport> {
+  const candidate = await database.db.candidate.findUnique({ where: { id: candidateId } });
+  if (!candidate) throw new DomainError("NOT_FOUND", `no candidate ${candidateId}`, "candidateId");
+  const [loaded, policy, versions] = await Promise.all([
+    loadReceipt(database, candidateId),
+    currentPolicy(database.db, candidate.agent),
+    currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as Digest }),
+  ]);
+  const report = loaded.receipt ? evaluateGate({ receipt: loaded.receipt, policy, currentVersions: versions, now }) : null;
+  return { candidate, ...loaded, policy, versions, report };
+}

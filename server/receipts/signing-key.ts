@@ -1,0 +1,29 @@
+// The server's Ed25519 key that signs exported receipts. LIGHTGATE_RECEIPT_PRIVATE_KEY (PKCS#8 PEM) wins;
+// otherwise a key is made on first use and kept in SystemSetting, so every process sharing the database signs
+// with the same key and the public-key route always names it.
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
+import type { Db } from "@/server/db/client";
+import { keyIdOf } from "@/server/gate/export/dsse";
+
+const SETTING = "receipt.ed25519.private";
+
+export type ReceiptKey = { privateKey: KeyObject; publicKey: KeyObject; publicPem: string; keyid: string };
+
+function fromPem(pem: string): ReceiptKey {
+  const privateKey = createPrivateKey(pem);
+  if (privateKey.asymmetricKeyType !== "ed25519") throw new Error("the receipt signing key must be Ed25519");
+  const publicKey = createPublicKey(privateKey);
+  return { privateKey, publicKey, publicPem: publicKey.export({ type: "spki", format: "pem" }).toString(), keyid: keyIdOf(publicKey) };
+}
+
+export async function receiptSigningKey(db: Db, env: NodeJS.ProcessEnv = process.env): Promise<ReceiptKey> {
+  const configured = env.LIGHTGATE_RECEIPT_PRIVATE_KEY?.trim();
+  if (configured) return fromPem(configured.replace(/\\n/g, "\n"));
+  const existing = await db.systemSetting.findUnique({ where: { key: SETTING } });
+  if (existing) return fromPem(existing.value);
+  const { privateKey } = generateKeyPairSync("ed25519");
+  const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  // Two processes may race: the loser's insert is skipped and both read the winner's key.
+  await db.systemSetting.createMany({ data: [{ key: SETTING, value: pem }] }).catch(() => undefined);
+  return fromPem((await db.systemSetting.findUniqueOrThrow({ where: { key: SETTING } })).value);
+}

@@ -1,0 +1,15 @@
+import { z } from "zod";
+import { ZRegistryKind, ZRegistryRecord } from "./list-registry.types";
+
+export const ZPublishRegistryEntryInput = z
+  .object({
+    kind: ZRegistryKind,
+    name: z.string().trim().min(1, "name the record (evaluator id, tool, family…)"),
+    /** The agent the record applies to, or "*" for every agent. */
+    agent: z.string().min(1),
+    /** A label such as "4" or "1.4.2"; defaults to the next publication number. */
+    version: z.string().trim().min(1).max(64).optional(),
+    body: z.json(),
+  })
+  .strict();
+export const ZPublishRegistryEntryOutput = ZRegistryRecord;

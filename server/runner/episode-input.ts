@@ -1,0 +1,27 @@
+// The input of an episode rollout: what the trainer worker enqueues and the runner executes. The task is
+// drawn from a seed, so the rollout is small and any runner re-creates exactly the same ticket.
+import { z } from "zod";
+import type { AnyEnvironment } from "@/server/trainers/family";
+import type { TaskDistribution } from "@/server/environments/types";
+
+export const POLICY_RESOURCE_NAME = "policy";
+
+export const ZEpisodeInput = z.object({
+  kind: z.literal("lightgate.episode"),
+  environment: z.string().min(1),
+  distribution: z.string().min(1),
+  task_seed: z.string().min(1),
+  options: z.object({ toolFailureRate: z.number().min(0).max(1).optional(), timeoutShare: z.number().min(0).max(1).optional() }).strict().default({}),
+  /** Name of the policy entry in the rollout's NamedResources. */
+  policy_resource: z.string().min(1).default(POLICY_RESOURCE_NAME),
+});
+export type EpisodeInput = z.infer<typeof ZEpisodeInput>;
+
+export function distributionOf(env: AnyEnvironment, version: string): TaskDistribution {
+  const d = env.distributions.find((x) => x.version === version);
+  if (!d) throw new Error(`${env.id} has no task distribution "${version}" (known: ${env.distributions.map((x) => x.version).join(", ")})`);
+  return d;
+}
+
+/** Seed of attempt k of a rollout: the same convention as the in-process loop (loop.ts). */
+export const attemptSeed = (taskSeed: string, attemptNumber: number) => `${taskSeed}/attempt-${attemptNumber}`;

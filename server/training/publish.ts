@@ -1,0 +1,62 @@
+// A run's candidate reaches the gate: published into the store as a resources update (so Agent Lightning
+// tooling sees it), then registered with its stage-1 declaration — which moves the agent's latest-candidate
+// pointer and nothing else. The receipt context (evaluator, approvers, model server, destinations) is the
+// deployment's; the facts (exact parent, data, config, code revision, expected evidence) are the run's.
+import type { AuditActor } from "@/server/audit/audit-log";
+import { registerCandidate } from "@/server/candidates/register";
+import type { Database } from "@/server/db/client";
+import { digestOf } from "@/server/digest";
+import { DEFAULT_REWARD_WEIGHTS } from "@/server/environments/types";
+import type { LightningStore } from "@/server/store";
+import type { HeldOutSet } from "@/server/trainers/evaluate";
+import type { CandidateResource } from "@/server/trainers/family";
+import { stage1Receipt, type Stage1Facts } from "@/server/trainers/stage1";
+import { APP_VERSION } from "@/server/version";
+import type { ParentRef } from "./context";
+
+export const candidatesResourcesId = (runId: string) => `${runId}-candidates`;
+
+/** The NamedResources key a candidate is published under (runners read policies from "policy"). */
+export const entryName = (resourceType: string) => (resourceType === "lightgate_policy" ? "policy" : resourceType);
+
+export type PublishInput = {
+  run: { id: string; agent: string; environment: string; startedById: string };
+  facts: Stage1Facts;
+  candidate: CandidateResource;
+  parent: ParentRef;
+  heldOut: HeldOutSet;
+  actor: AuditActor;
+};
+
+/** The evaluator the gate judges with: the locked held-out set under the seed's reward weights. */
+export function evaluatorFor(environment: string, heldOut: HeldOutSet) {
+  return { id: `${environment}-held-out`, version: "1", digest: digestOf({ heldOut: heldOut.digest, weights: DEFAULT_REWARD_WEIGHTS }) };
+}
+
+export async function publishCandidate(database: Database, store: LightningStore, input: PublishInput) {
+  const resourcesId = candidatesResourcesId(input.run.id);
+  const update = await store.updateResources(resourcesId, { [entryName(input.candidate.resource_type)]: input.candidate as unknown as Record<string, never> });
+  const pinned = await store.resourcesVersion(resourcesId, update.version);
+  if (!pinned) throw new Error(`${resourcesId} v${update.version} vanished right after it was written`);
+  // The store keeps bare hex; receipts and candidates name digests as "sha256:<hex>".
+  const digest = (pinned.digest.startsWith("sha256:") ? pinned.digest : `sha256:${pinned.digest}`) as `sha256:${string}`;
+  const stage1 = stage1Receipt(input.facts, {
+    agent: input.run.agent,
+    candidate: { resourceId: resourcesId, version: pinned.version, digest },
+    parent: { resourceId: input.parent.resourcesId, version: input.parent.version },
+    evaluator: evaluatorFor(input.run.environment, input.heldOut),
+    approvers: { canary: { actorIds: [], roles: ["canary_approver", "release_approver"] }, default: { actorIds: [], roles: ["release_approver"] } },
+    modelServer: `lightgate-policy-server@${APP_VERSION}`,
+    destinations: [`${input.run.environment}:tickets`],
+    declaredBy: input.run.startedById,
+    declaredAt: new Date().toISOString(),
+  });
+  const candidate = await registerCandidate(database, {
+    agent: input.run.agent,
+    resource: { resourcesId, version: pinned.version, digest },
+    trainingRunId: input.run.id,
+    stage1,
+    actor: input.actor,
+  });
+  return { candidateId: candidate.id, resourcesId, version: pinned.version, digest };
+}

@@ -1,0 +1,129 @@
+// Training runs as records: start (validate everything a worker will need, pin the exact parent, record the
+// run as queued), pause, resume and stop. Workers (worker.ts) do the work; these only move the status, in a
+// transaction with its audit row. A worker holding the run sees the change at its next control check.
+import { AUDIT_LOCK, appendAudit, type AuditActor } from "@/server/audit/audit-log";
+import type { Database } from "@/server/db/client";
+import { canonicalJson, newId } from "@/server/digest";
+import { DomainError } from "@/server/errors";
+import type { LightningStore } from "@/server/store";
+import { familyConfigProblems, familyOf, parseFamilyConfig, startFamily } from "@/server/trainers/families";
+import type { FamilyName } from "@/server/trainers/family";
+import { codeRevision } from "./code-revision";
+import { ensureInitialParent, environmentOf, loadParent, resolveRunContext } from "./context";
+
+export const RUN_STATUSES = ["queued", "running", "paused", "finished", "failed"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export type StartRunInput = {
+  agent: string;
+  family: FamilyName;
+  config: unknown;
+  seed: string;
+  environment: string;
+  distribution: string;
+  /** The exact parent; omitted → the environment's untrained policy for the family (policy families). */
+  parent?: { resourcesId: string; version: number } | null;
+  dataSnapshotId?: string | null;
+  updates: number;
+  checkpointEvery: number;
+  continual: boolean;
+  /** Continual runs publish a candidate every this many updates (default: only at the end). */
+  candidateEvery?: number | null;
+  heldOutCases: number;
+  retryBudget: number;
+};
+
+const runLock = (id: string) => `training-run:${id}`;
+
+export async function startRun(database: Database, store: LightningStore, input: StartRunInput, actor: AuditActor) {
+  const problems = familyConfigProblems(input.family, input.config);
+  if (problems.length) {
+    const field = `config.${problems[0]!.split(":")[0]}`;
+    throw new DomainError("BAD_REQUEST", `invalid ${input.family} config: ${problems.join("; ")}`, field);
+  }
+  const config = parseFamilyConfig(input.family, input.config);
+  const def = familyOf(input.family);
+  let snapshot: { id: string; digest: string } | null = null;
+  if (input.dataSnapshotId) {
+    snapshot = await database.db.datasetSnapshot.findUnique({ where: { id: input.dataSnapshotId }, select: { id: true, digest: true } });
+    if (!snapshot) throw new DomainError("BAD_REQUEST", `dataSnapshotId: no dataset snapshot ${input.dataSnapshotId}`, "dataSnapshotId");
+  } else if (def.reads.length) {
+    throw new DomainError("BAD_REQUEST", `dataSnapshotId: ${input.family} reads ${def.reads.join(", ")} records; choose a training snapshot`, "dataSnapshotId");
+  }
+  const env = environmentOf(input.environment);
+  const parentRef = input.parent ? (await loadParent(store, input.parent)).parentRef : await ensureInitialParent(store, env, input.family);
+  const pins = {
+    environment: input.environment,
+    distribution: input.distribution,
+    heldOutCases: input.heldOutCases,
+    dataSnapshotDigest: snapshot?.digest ?? null,
+    parentResourcesId: parentRef.resourcesId,
+    parentVersion: parentRef.version,
+    parentDigest: parentRef.digest,
+  };
+  // Dry start: the family itself checks the parent's kind and fit, the data it reads and the revision.
+  const ctx = await resolveRunContext(database, store, pins);
+  const revision = codeRevision();
+  try {
+    startFamily({ ...ctx, seed: input.seed, family: input.family, config, codeRevision: revision, retryBudget: input.retryBudget });
+  } catch (e) {
+    const message = (e as Error).message;
+    const field = /parent/i.test(message) ? "parent" : /snapshot|records/i.test(message) ? "dataSnapshotId" : "config";
+    throw new DomainError("BAD_REQUEST", `${field}: ${message}`, field);
+  }
+  return database.transaction(
+    async (tx) => {
+      const run = await tx.trainingRun.create({
+        data: {
+          id: newId("run"),
+          agent: input.agent,
+          family: input.family,
+          config: canonicalJson(config),
+          seed: input.seed,
+          ...pins,
+          dataSnapshotId: snapshot?.id ?? null,
+          codeRevision: revision,
+          continual: input.continual,
+          candidateEvery: input.candidateEvery ?? input.updates,
+          checkpointEvery: input.checkpointEvery,
+          retryBudget: input.retryBudget,
+          updatesTotal: input.updates,
+          status: "queued",
+          startedById: actor.id,
+        },
+      });
+      await tx.trainingEvent.create({ data: { id: newId("tev"), runId: run.id, kind: "queued", message: `${actor.name} started ${input.family} on ${input.environment}/${input.distribution} from ${parentRef.resourcesId} v${parentRef.version}` } });
+      await appendAudit(tx, { actor, action: "training.start", target: { type: "training_run", id: run.id }, after: { family: run.family, config, parent: parentRef, seed: run.seed, updates: run.updatesTotal } });
+      return run;
+    },
+    { locks: [AUDIT_LOCK] },
+  );
+}
+
+type Transition = { from: readonly RunStatus[]; to: RunStatus; verb: string; action: string };
+const TRANSITIONS = {
+  pause: { from: ["queued", "running"], to: "paused", verb: "paused", action: "training.pause" },
+  resume: { from: ["paused"], to: "queued", verb: "resumed", action: "training.resume" },
+  stop: { from: ["queued", "running", "paused"], to: "finished", verb: "stopped", action: "training.stop" },
+} as const satisfies Record<string, Transition>;
+
+/** Pause, resume or stop; refused (naming the status) when the run is not in a state that allows it. */
+export async function changeRunStatus(database: Database, runId: string, change: keyof typeof TRANSITIONS, actor: AuditActor) {
+  const t: Transition = TRANSITIONS[change];
+  return database.transaction(
+    async (tx) => {
+      const run = await tx.trainingRun.findUnique({ where: { id: runId } });
+      if (!run) throw new DomainError("NOT_FOUND", `runId: no training run ${runId}`, "runId");
+      if (!t.from.includes(run.status as RunStatus)) throw new DomainError("CONFLICT", `run ${runId} is ${run.status}; it cannot be ${t.verb}`, "runId");
+      const reason = change === "resume" ? null : `${t.verb} by ${actor.name}`;
+      const updated = await tx.trainingRun.update({
+        where: { id: runId },
+        data: { status: t.to, statusReason: reason, ...(change === "stop" ? { finishedAt: new Date() } : {}), ...(change === "resume" ? { workerId: null, leaseUntil: null } : {}) },
+      });
+      await tx.trainingEvent.create({ data: { id: newId("tev"), runId, kind: change, message: `${t.verb} by ${actor.name}` } });
+      await appendAudit(tx, { actor, action: t.action, target: { type: "training_run", id: runId }, before: { status: run.status }, after: { status: t.to } });
+      return updated;
+    },
+    { locks: [AUDIT_LOCK, runLock(runId)] },
+  );
+}

@@ -1,0 +1,195 @@
+// The trainer worker: claims a queued run (or a running one whose worker's lease ran out — a killed worker),
+// restores it from its last checkpoint, and executes it update by update: collect (through the store for
+// PPO/Q-learning, in-process otherwise), learn, record the update's metrics, checkpoint every N updates,
+// publish candidates, and — for continual runs — pause itself when the gate's stop conditions say so.
+// Between updates and while waiting on runners it re-reads the run, so pause/stop act within a poll.
+import { hostname } from "node:os";
+import type { AuditActor } from "@/server/audit/audit-log";
+import type { Database } from "@/server/db/client";
+import { canonicalJson, newId } from "@/server/digest";
+import type { EvidenceWindow } from "@/server/gate/stop-conditions";
+import type { RolloutRollup } from "@/server/gate/receipt/stage2";
+import type { LightningStore } from "@/server/store";
+import { evaluatePolicy, type Evaluation } from "@/server/trainers/evaluate";
+import type { FamilyName } from "@/server/trainers/family";
+import type { Policy } from "@/server/trainers/policy";
+import { resolveRunContext, type RunContext } from "./context";
+import { publishCandidate } from "./publish";
+import { evaluateCandidate, openSession, STORE_COLLECTED, type RunSession } from "./session";
+import { evidenceWindow, judgeWindows, protectedRegressions } from "./stop";
+
+export type WorkerOptions = { workerId?: string; leaseMs?: number; pollMs?: number; log?: (line: string) => void };
+
+type RunRow = NonNullable<Awaited<ReturnType<Database["db"]["trainingRun"]["findUnique"]>>>;
+
+export class TrainerWorker {
+  readonly workerId: string;
+  readonly #leaseMs: number;
+  readonly #pollMs: number;
+  readonly #log: (line: string) => void;
+  readonly #actor: AuditActor;
+
+  constructor(
+    readonly database: Database,
+    readonly store: LightningStore,
+    opts: WorkerOptions = {},
+  ) {
+    this.workerId = opts.workerId ?? `trainer-${hostname()}-${process.pid}`;
+    this.#leaseMs = opts.leaseMs ?? 15_000;
+    this.#pollMs = opts.pollMs ?? 500;
+    this.#log = opts.log ?? (() => {});
+    this.#actor = { kind: "service", id: `svc-${this.workerId}`, name: `trainer worker ${this.workerId}`, grants: [{ role: "algorithm", agent: null }] };
+  }
+
+  get #db() {
+    return this.database.db;
+  }
+
+  /** Atomically takes one run: a queued one, or a running one whose lease expired. Returns its id. */
+  async claim(): Promise<string | null> {
+    const now = new Date();
+    const open = await this.#db.trainingRun.findMany({
+      where: { OR: [{ status: "queued" }, { status: "running", leaseUntil: { lt: now } }, { status: "running", leaseUntil: null }] },
+      orderBy: { createdAt: "asc" },
+      take: 5,
+      select: { id: true, status: true, leaseUntil: true },
+    });
+    for (const r of open) {
+      const stale = r.status === "running" ? { status: "running", OR: [{ leaseUntil: { lt: now } }, { leaseUntil: null }] } : { status: "queued" };
+      const taken = await this.#db.trainingRun.updateMany({ where: { id: r.id, ...stale }, data: { status: "running", statusReason: null, workerId: this.workerId, leaseUntil: new Date(now.getTime() + this.#leaseMs) } });
+      if (taken.count === 1) return r.id;
+    }
+    return null;
+  }
+
+  /** Claims and executes one run; false when there was none. */
+  async runOne(): Promise<boolean> {
+    const id = await this.claim();
+    if (!id) return false;
+    await this.execute(id);
+    return true;
+  }
+
+  #signal: AbortSignal | undefined;
+
+  async run(signal: AbortSignal): Promise<void> {
+    this.#signal = signal;
+    while (!signal.aborted) {
+      const worked = await this.runOne().catch((e: Error) => (this.#log(`worker error: ${e.message}`), false));
+      if (!worked) await new Promise((r) => setTimeout(r, this.#pollMs));
+    }
+  }
+
+  /** True while this worker still holds the run and it should keep going; renews the lease. */
+  async holds(runId: string): Promise<boolean> {
+    // Asked to stop: hand the run back (checkpointed) so another worker continues it at once.
+    if (this.#signal?.aborted) return false;
+    const res = await this.#db.trainingRun.updateMany({ where: { id: runId, workerId: this.workerId, status: "running" }, data: { leaseUntil: new Date(Date.now() + this.#leaseMs) } });
+    return res.count === 1;
+  }
+
+  async #event(runId: string, kind: string, message: string, data?: unknown) {
+    this.#log(`${runId}: ${message}`);
+    await this.#db.trainingEvent.create({ data: { id: newId("tev"), runId, kind, message, data: data === undefined ? null : canonicalJson(data) } });
+  }
+
+  async #checkpoint(runId: string, session: RunSession) {
+    const c = session.checkpoint();
+    const state = canonicalJson(c);
+    await this.#db.trainingCheckpoint.upsert({ where: { runId_update: { runId, update: session.updates } }, create: { runId, update: session.updates, digest: c.digest, state }, update: { digest: c.digest, state } });
+  }
+
+  /** Lets go of a run that was paused or stopped under it (after checkpointing what it learned). */
+  async #release(runId: string, session: RunSession) {
+    if (session.updates > 0) await this.#checkpoint(runId, session);
+    await this.#db.trainingRun.updateMany({ where: { id: runId, workerId: this.workerId }, data: { workerId: null, leaseUntil: null } });
+  }
+
+  async execute(runId: string): Promise<void> {
+    const run = await this.#db.trainingRun.findUnique({ where: { id: runId } });
+    if (!run) return;
+    try {
+      await this.#execute(run);
+    } catch (e) {
+      const message = (e as Error).message.slice(0, 1_000);
+      await this.#db.trainingRun.updateMany({ where: { id: runId, workerId: this.workerId }, data: { status: "failed", statusReason: message, workerId: null, leaseUntil: null, finishedAt: new Date() } });
+      await this.#event(runId, "failed", `failed: ${message}`);
+    }
+  }
+
+  async #execute(run: RunRow): Promise<void> {
+    const ctx = await resolveRunContext(this.database, this.store, run);
+    const init = { environment: ctx.environment, distribution: ctx.distribution, seed: run.seed, data: ctx.data, heldOut: ctx.heldOut, family: run.family as FamilyName, config: JSON.parse(run.config), parent: ctx.parent, codeRevision: run.codeRevision, retryBudget: run.retryBudget };
+    const last = await this.#db.trainingCheckpoint.findFirst({ where: { runId: run.id }, orderBy: { update: "desc" } });
+    const session = openSession({ runId: run.id, store: this.store, init, checkpoint: last ? JSON.parse(last.state) : undefined });
+    const parentEval = isPolicy(ctx.parent) ? evaluatePolicy(ctx.environment, ctx.parent, ctx.heldOut) : null;
+    // Anything recorded after the checkpoint is re-done: drop those metrics so the curve never shows both.
+    await this.#db.trainingMetric.deleteMany({ where: { runId: run.id, update: { gt: session.updates } } });
+    await this.#db.trainingRun.update({
+      where: { id: run.id },
+      data: { startedAt: run.startedAt ?? new Date(), stage1Facts: run.stage1Facts ?? canonicalJson(session.facts), parentHeldOutReward: parentEval?.meanReward ?? null, updatesDone: session.updates },
+    });
+    await this.#event(run.id, last ? "resumed" : "started", last ? `${this.workerId} resumed from the checkpoint at update ${last.update}` : `${this.workerId} started ${run.family}`);
+
+    const windows: EvidenceWindow[] = [];
+    let rollups: RolloutRollup[] = [];
+    const keepGoing = () => this.holds(run.id);
+    while (session.updates < run.updatesTotal && !session.finished) {
+      // SQLite calls resolve as microtasks: yield to timers and I/O once per update so the process stays responsive.
+      await new Promise((r) => setImmediate(r));
+      if (!(await keepGoing())) return this.#release(run.id, session);
+      const step = await session.step(keepGoing);
+      if (!step) return this.#release(run.id, session);
+      rollups.push(...step.rollups);
+      const evaluation = evaluateCandidate(init, session.candidate(), ctx.heldOut);
+      await this.#recordUpdate(run, step, evaluation);
+      if (session.updates % run.checkpointEvery === 0) await this.#checkpoint(run.id, session);
+      const due = run.continual && session.updates % run.candidateEvery === 0 && session.updates < run.updatesTotal && !session.finished;
+      if (!due) continue;
+      await this.#publish(run, session, ctx);
+      if (!STORE_COLLECTED.includes(run.family as FamilyName)) continue;
+      windows.push(
+        evidenceWindow(
+          { label: `updates ${session.updates - run.candidateEvery + 1}–${session.updates}`, rollups, parentResolvable: await this.#parentLoads(ctx), protectedFamilies: parentEval && evaluation ? protectedRegressions(parentEval, evaluation, session.facts) : null },
+          session.facts,
+        ),
+      );
+      rollups = [];
+      const decision = judgeWindows(windows.slice(-2), run.retryBudget);
+      if (decision.action === "pause") {
+        const reason = decision.reasons.map((r) => r.sentence).join(" ");
+        await this.#checkpoint(run.id, session);
+        await this.#db.trainingRun.updateMany({ where: { id: run.id, workerId: this.workerId }, data: { status: "paused", statusReason: `stop condition: ${reason}`, workerId: null, leaseUntil: null } });
+        await this.#event(run.id, "paused", `paused by the gate's stop conditions: ${reason}`, decision);
+        return;
+      }
+      await this.#event(run.id, "evidence", decision.usefulProgress ? "evidence healthy; reward rising" : "evidence healthy", decision);
+    }
+    await this.#checkpoint(run.id, session);
+    if (!(await keepGoing())) return this.#release(run.id, session);
+    await this.#publish(run, session, ctx);
+    await this.#db.trainingRun.updateMany({ where: { id: run.id, workerId: this.workerId }, data: { status: "finished", statusReason: session.finished ? "the family finished early" : null, finishedAt: new Date(), workerId: null, leaseUntil: null } });
+    await this.#event(run.id, "finished", `finished after ${session.updates} updates`);
+  }
+
+  async #recordUpdate(run: RunRow, step: NonNullable<Awaited<ReturnType<RunSession["step"]>>>, evaluation: Evaluation | null) {
+    const row = { episodes: step.episodes, meanReward: step.meanReward, heldOutReward: evaluation?.meanReward ?? null, coverage: step.coverage, retries: step.retries, failed: step.failed, figures: canonicalJson(step.figures), at: new Date() };
+    await this.#db.trainingMetric.upsert({ where: { runId_update: { runId: run.id, update: step.update } }, create: { runId: run.id, update: step.update, ...row }, update: row });
+    await this.#db.trainingRun.updateMany({ where: { id: run.id, workerId: this.workerId }, data: { updatesDone: step.update, episodesDone: { increment: step.episodes } } });
+  }
+
+  async #publish(run: RunRow, session: RunSession, ctx: RunContext) {
+    const published = await publishCandidate(this.database, this.store, { run, facts: session.facts, candidate: session.candidate(), parent: ctx.parentRef, heldOut: ctx.heldOut, actor: this.#actor });
+    await this.#event(run.id, "candidate", `candidate ${published.candidateId} (${published.resourcesId} v${published.version}) after update ${session.updates}`, published);
+  }
+
+  async #parentLoads(ctx: RunContext): Promise<boolean> {
+    const v = await this.store.resourcesVersion(ctx.parentRef.resourcesId, ctx.parentRef.version).catch(() => null);
+    return v?.digest === ctx.parentRef.digest;
+  }
+}
+
+function isPolicy(resource: unknown): resource is Policy {
+  const kind = (resource as { kind?: unknown } | null)?.kind;
+  return kind === "softmax-linear" || kind === "q-tabular";
+}

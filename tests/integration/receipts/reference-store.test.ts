@@ -1,0 +1,103 @@
+// The four-candidate reference through the store: evidence written as rollouts/attempts/spans, stage 2 built
+// from the store's rollups, every verdict and failing check out of the gate. Plus what the data layer
+// guarantees: a sealed stage cannot be altered, and a registry bump (a new evaluator) makes check 4 stale.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { TRPCError } from "@trpc/server";
+import { seedReferenceDemo, referenceReport, type SeededCandidate } from "@/server/receipts/reference-demo";
+import { gateReport } from "@/server/receipts/report";
+import { loadChain, sealLink } from "@/server/receipts/links";
+import { readPointer } from "@/server/candidates/pointers";
+import { REFERENCE_NOW } from "@/server/gate/reference/four-candidates";
+import { EVALUATOR } from "@/server/gate/reference/common";
+import { callerAs } from "../../helpers/caller";
+import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
+
+const failing = (checks: Record<string, string>) => Object.entries(checks).filter(([, s]) => s !== "pass").map(([id]) => Number(id));
+
+describeEachDialect("the reference through the store", (dialect) => {
+  let database: TestDatabase;
+  let seeded: SeededCandidate[];
+  const idOf = (name: string) => seeded.find((s) => s.name === name)!.candidateId;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect, "ref");
+    seeded = await seedReferenceDemo(database);
+  }, 120_000);
+  afterAll(() => database?.drop());
+
+  it("judges C, B, D and A from stored rollouts, attempts and spans", async () => {
+    expect(await database.db.storeSpan.count()).toBeGreaterThan(4 * 120 * 4);
+    const { candidates } = await referenceReport(database, seeded);
+    const by = Object.fromEntries(candidates.map((c) => [c.name, c]));
+    expect(failing(by.C!.checks)).toEqual([5]);
+    expect(failing(by.B!.checks)).toEqual([2, 3]);
+    expect(failing(by.D!.checks)).toEqual([1, 6, 7]);
+    expect(failing(by.A!.checks)).toEqual([]);
+    expect(by.A!.verdict).toBe("PROMOTE TO BOUNDED CANARY");
+    for (const n of ["B", "C", "D"]) expect(by[n]!.verdict).toBe("QUARANTINED");
+    expect(by.B!.evidence).toMatchObject({ succeededRollouts: 120, fullyCoveredRollouts: 83, unexpectedRetries: 14 });
+    expect(by.C!.evidence.protectedRegressions).toBe(3);
+    expect(by.D!.evidence).toMatchObject({ canaryVerified: 18, canaryTasks: 20, parentResolvable: false });
+    expect(by.A!.scoreGain).toBeCloseTo(0.04, 6);
+    expect(by.A!.evidence.approvedBy).toBe("alice@example.com");
+  });
+
+  it("A without its recorded approval is READY FOR APPROVAL with check 7 open", async () => {
+    const other = await createTestDatabase(dialect, "ref2");
+    try {
+      const [a] = await seedReferenceDemo(other, { only: ["A"], withoutApproval: ["A"] });
+      const { report } = await gateReport(other, a!.candidateId, REFERENCE_NOW);
+      expect(report!.verdict).toBe("READY FOR APPROVAL");
+      expect(report!.checks.filter((c) => c.status !== "pass").map((c) => c.id)).toEqual([7]);
+    } finally {
+      await other.drop();
+    }
+  }, 120_000);
+
+  it("refuses any UPDATE or DELETE of a sealed link or a published registry version, even in raw SQL", async () => {
+    const id = idOf("A");
+    const before = await loadChain(database.db, id);
+    await expect(database.db.$executeRawUnsafe(`UPDATE receipt_links SET content = '{}' WHERE candidate_id = '${id}'`)).rejects.toThrow(/append-only/);
+    await expect(database.db.$executeRawUnsafe(`DELETE FROM receipt_links WHERE candidate_id = '${id}'`)).rejects.toThrow(/append-only/);
+    await expect(database.db.receiptLink.updateMany({ where: { candidateId: id }, data: { sealedAt: "2020-01-01T00:00:00.000Z" } })).rejects.toThrow(/append-only/);
+    await expect(database.db.$executeRawUnsafe(`UPDATE registry_entries SET body = '{}'`)).rejects.toThrow(/append-only/);
+    expect(await loadChain(database.db, id)).toEqual(before);
+    // Sealing never rewrites: a second stage 2 cannot follow the sealed stages.
+    await expect(sealLink(database, id, "stage2", (await gateReport(database, id)).receipt!.stage2!)).rejects.toThrow(/cannot follow/);
+    expect((await gateReport(database, id, REFERENCE_NOW)).verification.ok).toBe(true);
+  });
+
+  it("a consumer of the approved default gets the lineage root, never the latest candidate", async () => {
+    const latest = await readPointer(database.db, "support-desk", "latest_candidate");
+    const approved = await readPointer(database.db, "support-desk", "approved_default");
+    expect(latest?.candidateId).toBe(idOf("A"));
+    expect(approved?.digest).not.toBe(latest?.digest);
+    expect(approved?.candidateId).toBeNull();
+  });
+
+  it("lists candidates with verdicts and failing checks through tRPC", async () => {
+    const viewer = callerAs(database, "viewer");
+    const page = await viewer.candidates.list({ agent: "support-desk" });
+    expect(page.agents).toEqual(["support-desk"]);
+    expect(page.candidates).toHaveLength(4);
+    const detail = await viewer.candidates.get({ id: idOf("C") });
+    expect(detail.summary.checks.find((c) => c.id === 5)?.status).toBe("fail");
+    expect(detail.parent.isApprovedDefault).toBe(true);
+    expect(detail.stage2?.rolloutCount).toBe(120);
+  });
+
+  it("a new evaluator version, published by a policy owner, makes check 4 stale for existing receipts", async () => {
+    const body = { evaluator: "support-desk", version: 4 };
+    await expect(callerAs(database, "trainer").registries.publish({ kind: "evaluator", name: EVALUATOR.id, agent: "support-desk", version: "4", body })).rejects.toBeInstanceOf(TRPCError);
+    const before = await gateReport(database, idOf("A"), REFERENCE_NOW);
+    expect(before.report!.checks[3]!.status).toBe("pass");
+    const published = await callerAs(database, "policy_owner").registries.publish({ kind: "evaluator", name: EVALUATOR.id, agent: "support-desk", version: "4", body });
+    expect(published.seq).toBe(2);
+    const after = await gateReport(database, idOf("A"), REFERENCE_NOW);
+    const c4 = after.report!.checks[3]!;
+    expect(c4.status).toBe("stale");
+    expect(c4.stale?.reasons.map((r) => r.input)).toContain("evaluator");
+    expect(after.report!.verdict).toBe("QUARANTINED");
+    expect(after.report!.freshness.stale.map((s) => s.check)).toEqual(expect.arrayContaining([1, 4, 5]));
+  });
+});
