@@ -84,7 +84,8 @@ export type LoadedReceipt = {
 };
 
 export async function loadReceipt(database: Database | { db: Db | Tx }, candidateId: string): Promise<LoadedReceipt> {
-  const [chain, head] = await Promise.all([loadChain(database.db, candidateId), database.db.receiptHead.findUnique({ where: { candidateId } })]);
+  const chain = await loadChain(database.db, candidateId);
+  const head = await database.db.receiptHead.findUnique({ where: { candidateId } });
   const verification = verifyStored(chain, head);
   const receipt = verification.ok && chain.length > 0 ? receiptView(chain) : null;
   return { chain, head: (head?.digest as Digest | undefined) ?? null, verification, receipt };
