@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { AglClient } from "../tests/helpers/agl-client";
 import { signInAs } from "./helpers/auth";
-import { seedStore, type Seeded } from "./helpers/store-seed";
+import { seedBigRollout, seedStore, type Seeded } from "./helpers/store-seed";
 
 const E2E_DB = process.env.E2E_DATABASE_URL ?? "file:./.tmp/e2e/lightgate.db";
 let client: AglClient;
@@ -96,6 +96,21 @@ test("traces show the span tree with nesting and a waterfall, a selected span's 
   await page.getByLabel("span name filter").fill("tool");
   await expect(page).toHaveURL(/name=tool/);
   await expect(page.getByTestId("span-table").locator("tbody > tr")).toHaveCount(1);
+});
+
+test("a 1,000-span rollout opens fast: only the visible rows are in the page, and scrolling reaches the last span", async ({ page }) => {
+  const big = await seedBigRollout(client, 1000);
+  const started = Date.now();
+  await page.goto(`/traces?rollout=${big.rid}`);
+  const tree = page.getByTestId("span-waterfall");
+  await expect(tree).toContainText("1,000 spans");
+  const openedMs = Date.now() - started;
+  const rendered = await tree.getByTestId("span-row").count();
+  expect(rendered).toBeGreaterThan(10);
+  expect(rendered).toBeLessThan(80);
+  await page.getByRole("tree", { name: "span tree" }).evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect(tree.getByTestId("span-row").last()).toContainText("tool.call:step9");
+  console.log(`1,000-span waterfall: opened in ${openedMs} ms (navigation included), ${rendered} rows in the DOM`);
 });
 
 test("resources diff two versions key by key and mask api_key", async ({ page }) => {
