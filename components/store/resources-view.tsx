@@ -4,16 +4,14 @@
 // shows its version history, a version's content (secrets masked on the server) and a key diff between
 // two versions. Selection and the compared versions live in the URL (rid, from, to).
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Search } from "lucide-react";
 import { useTRPC } from "@/components/trpc/react";
 import { Card } from "@/components/ui/card";
 import { DataTable, Pager, type Column } from "@/components/ui/data-table";
-import { TextInput } from "@/components/ui/form";
 import { relativeTime, shortDigest, timestamp } from "@/components/ui/format";
 import { useUrlState } from "@/components/ui/url-state";
 import { LiveRefresh, useLive, useNow } from "./live-refresh";
 import { ResourcesHistory } from "./resources-history";
-import { useDebouncedUrlParam } from "./use-debounced-url";
+import { SearchBox } from "./search-box";
 
 const PAGE = 20;
 type Summary = { resources_id: string; version: number; create_time: number; update_time: number; digest: string; names: string[] };
@@ -24,7 +22,6 @@ export function ResourcesView() {
   const live = useLive();
   const now = useNow(5000);
   const offset = Math.max(0, Number(url.get("offset") ?? 0) || 0);
-  const [search, setSearch] = useDebouncedUrlParam("q", { offset: null });
   const rid = url.get("rid");
   const list = useQuery(
     trpc.store.listResourcesSummaries.queryOptions({ limit: PAGE, offset, resources_id_contains: url.get("q") || undefined }, { placeholderData: keepPreviousData, refetchInterval: live.refetchInterval }),
@@ -48,10 +45,7 @@ export function ResourcesView() {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <div className="relative w-full max-w-xs">
-          <Search className="pointer-events-none absolute top-2.5 left-2.5 h-4 w-4 text-ink-3" />
-          <TextInput aria-label="search resources id" placeholder="Search resources id…" value={search} onChange={(e) => setSearch(e.target.value)} className="pl-8" />
-        </div>
+        <SearchBox label="resources id" />
         <LiveRefresh updatedAt={list.dataUpdatedAt} fetching={list.isFetching} onRefresh={() => void list.refetch()} />
       </div>
       {list.error && <p role="alert" className="text-sm text-fail">{list.error.message}</p>}

@@ -3,26 +3,24 @@
 // Choosing whose traces to see: the most recent rollouts, searchable by id.
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Search } from "lucide-react";
 import { useTRPC } from "@/components/trpc/react";
 import { Card } from "@/components/ui/card";
-import { TextInput } from "@/components/ui/form";
+import { useUrlState } from "@/components/ui/url-state";
 import { relativeTime } from "@/components/ui/format";
 import { useNow } from "./live-refresh";
 import { tracesHref } from "./rollouts-view";
 import { ModeBadge, StatusBadge } from "./status";
-import { useDebouncedUrlParam } from "./use-debounced-url";
+import { SearchBox } from "./search-box";
 
 export function RolloutPicker() {
   const trpc = useTRPC();
-  const [search, setSearch] = useDebouncedUrlParam("q");
+  const search = useUrlState().get("q") ?? "";
   const now = useNow(5000);
-  const { data, isLoading } = useQuery(trpc.store.listRollouts.queryOptions({ rollout_id_contains: search.trim() || undefined, limit: 20, sort_by: "start_time", sort_order: "desc" }, { placeholderData: keepPreviousData }));
+  const { data, isLoading } = useQuery(trpc.store.listRollouts.queryOptions({ rollout_id_contains: search || undefined, limit: 20, sort_by: "start_time", sort_order: "desc" }, { placeholderData: keepPreviousData }));
   return (
     <Card title="Pick a rollout" description="Its spans open as a tree with a waterfall, or as a table. Rollouts also link here from their page.">
-      <div className="relative mb-3 max-w-sm">
-        <Search className="pointer-events-none absolute top-2.5 left-2.5 h-4 w-4 text-ink-3" />
-        <TextInput aria-label="search rollout id" placeholder="Search rollout id…" value={search} onChange={(e) => setSearch(e.target.value)} className="pl-8" />
+      <div className="mb-3">
+        <SearchBox label="rollout id" resetOffset={false} />
       </div>
       {isLoading && <p className="text-sm text-ink-3">Loading…</p>}
       {data && data.items.length === 0 && <p className="text-sm text-ink-3">No rollouts{search ? " match" : " in the store yet"}.</p>}

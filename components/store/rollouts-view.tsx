@@ -4,18 +4,17 @@
 // a row expands to its attempts with the reason each one started.
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Network, Search } from "lucide-react";
+import { Network } from "lucide-react";
 import { useTRPC } from "@/components/trpc/react";
 import { DataTable, Pager, type Column } from "@/components/ui/data-table";
 import { CopyId } from "@/components/ui/copy-id";
-import { TextInput } from "@/components/ui/form";
 import { duration, relativeTime, timestamp } from "@/components/ui/format";
 import { useUrlState } from "@/components/ui/url-state";
 import { ROLLOUT_MODES, ROLLOUT_STATUSES, type Attempt, type Rollout, type RolloutMode, type RolloutStatus } from "@/server/store/types";
 import { AttemptsPanel } from "./attempts-panel";
 import { LiveRefresh, useLive, useNow } from "./live-refresh";
 import { FilterChip, ModeBadge, StatusBadge, toggled } from "./status";
-import { useDebouncedUrlParam } from "./use-debounced-url";
+import { SearchBox } from "./search-box";
 
 const PAGE = 25;
 const SORTS = ["start_time", "end_time", "rollout_id", "status", "mode"] as const;
@@ -42,7 +41,6 @@ export function RolloutsView() {
   const sortBy: SortKey = (SORTS as readonly string[]).includes(url.get("sort") ?? "") ? (url.get("sort") as SortKey) : "start_time";
   const order = url.get("order") === "asc" ? "asc" : "desc";
   const offset = Math.max(0, Number(url.get("offset") ?? 0) || 0);
-  const [search, setSearch] = useDebouncedUrlParam("q", { offset: null });
   const q = url.get("q") ?? "";
 
   const list = useQuery(
@@ -63,18 +61,19 @@ export function RolloutsView() {
   const now = useNow(5000);
 
   const columns: Column<Row>[] = [
-    { key: "rollout_id", header: "Rollout", sortable: true, cell: (r) => <CopyId value={r.rollout_id} short={16} /> },
+    { key: "rollout_id", header: "Rollout", sortable: true, className: "whitespace-nowrap", cell: (r) => <CopyId value={r.rollout_id} short={16} /> },
     { key: "status", header: "Status", sortable: true, cell: (r) => <StatusBadge status={r.status} /> },
     { key: "mode", header: "Mode", sortable: true, cell: (r) => <ModeBadge mode={r.mode} /> },
     {
       key: "attempt",
       header: "Attempt",
+      className: "whitespace-nowrap",
       cell: (r) => (r.attempt ? <span className="text-xs text-ink-2">#{r.attempt.sequence_id} <StatusBadge status={r.attempt.status} /></span> : <span className="text-xs text-ink-3">none yet</span>),
     },
-    { key: "worker", header: "Worker", cell: (r) => <span className="font-mono text-xs text-ink-2">{r.attempt?.worker_id ?? "—"}</span> },
+    { key: "worker", header: "Worker", className: "whitespace-nowrap", cell: (r) => <span className="font-mono text-xs text-ink-2">{r.attempt?.worker_id ?? "—"}</span> },
     { key: "input", header: "Input", className: "max-w-[18rem] truncate", cell: (r) => <span className="font-mono text-xs text-ink-3" title={inputPreview(r.input)}>{inputPreview(r.input)}</span> },
-    { key: "start_time", header: "Started", sortable: true, cell: (r) => <span className="text-xs text-ink-2" title={timestamp(r.start_time)}>{relativeTime(r.start_time, now)}</span> },
-    { key: "end_time", header: "Duration", sortable: true, align: "right", cell: (r) => <span className="text-xs">{duration((r.end_time ?? now / 1000) - r.start_time)}{r.end_time === null ? "…" : ""}</span> },
+    { key: "start_time", header: "Started", sortable: true, className: "whitespace-nowrap", cell: (r) => <span className="text-xs text-ink-2" title={timestamp(r.start_time)}>{relativeTime(r.start_time, now)}</span> },
+    { key: "end_time", header: "Duration", sortable: true, align: "right", className: "whitespace-nowrap", cell: (r) => <span className="text-xs">{duration((r.end_time ?? now / 1000) - r.start_time)}{r.end_time === null ? "…" : ""}</span> },
     {
       key: "heartbeat",
       header: "Heartbeat",
@@ -95,10 +94,7 @@ export function RolloutsView() {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <div className="relative w-full max-w-xs">
-          <Search className="pointer-events-none absolute top-2.5 left-2.5 h-4 w-4 text-ink-3" />
-          <TextInput aria-label="search rollout id" placeholder="Search rollout id…" value={search} onChange={(e) => setSearch(e.target.value)} className="pl-8" />
-        </div>
+        <SearchBox label="rollout id" />
         <LiveRefresh updatedAt={list.dataUpdatedAt} fetching={list.isFetching} onRefresh={() => void Promise.all([list.refetch(), stats.refetch()])} />
       </div>
       <div className="flex flex-wrap items-center gap-x-6 gap-y-2" data-testid="rollout-filters">
@@ -119,7 +115,7 @@ export function RolloutsView() {
           ))}
         </div>
         {(statuses.length > 0 || modes.length > 0 || q) && (
-          <button type="button" className="text-xs text-ink-3 underline hover:text-ink" onClick={() => { setSearch(""); url.set({ status: null, mode: null, q: null, offset: null }); }}>
+          <button type="button" className="text-xs text-ink-3 underline hover:text-ink" onClick={() => url.set({ status: null, mode: null, q: null, offset: null })}>
             clear filters
           </button>
         )}

@@ -35,11 +35,11 @@ export function SpanDetail({ rolloutId, attemptId, spanId, onClose }: { rolloutI
             <dt className="text-ink-3">Start</dt>
             <dd>{timestamp(data.start_time)}</dd>
             <dt className="text-ink-3">Span</dt>
-            <dd><CopyId value={data.span_id} /></dd>
+            <dd><CopyId value={data.span_id} short={32} /></dd>
             <dt className="text-ink-3">Parent</dt>
-            <dd>{data.parent_id ? <CopyId value={data.parent_id} /> : "—"}</dd>
+            <dd>{data.parent_id ? <CopyId value={data.parent_id} short={32} /> : "—"}</dd>
             <dt className="text-ink-3">Trace</dt>
-            <dd><CopyId value={data.trace_id} /></dd>
+            <dd><CopyId value={data.trace_id} short={32} /></dd>
             <dt className="text-ink-3">Attempt</dt>
             <dd><CopyId value={data.attempt_id} /> · seq {data.sequence_id}</dd>
           </dl>

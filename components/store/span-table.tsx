@@ -14,9 +14,10 @@ import { StatusBadge } from "./status";
 
 const PAGE = 50;
 
-export function SpanTable({ rolloutId, attemptId, name, offset, onOffset, selected, onSelect, refetchInterval }: {
+export function SpanTable({ rolloutId, attemptId, attemptLabels, name, offset, onOffset, selected, onSelect, refetchInterval }: {
   rolloutId: string;
   attemptId: string | undefined;
+  attemptLabels?: ReadonlyMap<string, string>;
   name: string;
   offset: number;
   onOffset: (offset: number) => void;
@@ -42,11 +43,12 @@ export function SpanTable({ rolloutId, attemptId, name, offset, onOffset, select
         );
       },
     },
+    ...(attemptLabels ? [{ key: "attempt", header: "Attempt", cell: (s: Span) => <span className="text-xs whitespace-nowrap text-ink-2">{attemptLabels.get(s.attempt_id)?.split(" ")[0] ?? s.attempt_id}</span> }] : []),
     { key: "status", header: "Status", cell: (s) => <StatusBadge status={s.status.status_code} /> },
     { key: "duration", header: "Duration", align: "right", cell: (s) => <span className="text-xs">{duration(s.start_time !== null && s.end_time !== null ? s.end_time - s.start_time : null)}</span> },
-    { key: "start", header: "Start", cell: (s) => <span className="text-xs text-ink-3">{timestamp(s.start_time)}</span> },
-    { key: "span_id", header: "Span ID", cell: (s) => <CopyId value={s.span_id} short={8} /> },
-    { key: "parent_id", header: "Parent ID", cell: (s) => (s.parent_id ? <CopyId value={s.parent_id} short={8} /> : <span className="text-xs text-ink-3">root</span>) },
+    { key: "start", header: "Start", cell: (s) => <span className="text-xs whitespace-nowrap text-ink-3">{timestamp(s.start_time)}</span> },
+    { key: "span_id", header: "Span ID", cell: (s) => <CopyId value={s.span_id} short={16} /> },
+    { key: "parent_id", header: "Parent ID", cell: (s) => (s.parent_id ? <CopyId value={s.parent_id} short={16} /> : <span className="text-xs text-ink-3">root</span>) },
     { key: "attributes", header: "Attributes", cell: (s) => <span className="text-xs text-ink-3">{Object.keys(s.attributes).slice(0, 3).join(", ")}{Object.keys(s.attributes).length > 3 ? ` +${Object.keys(s.attributes).length - 3}` : ""}</span> },
   ];
   return (

@@ -16,7 +16,22 @@ function barTone(status: string) {
   return status === "ERROR" ? "bg-fail" : status === "OK" ? "bg-accent" : "bg-ink-3";
 }
 
-export function SpanWaterfall({ spans, selected, onSelect }: { spans: OutlineSpan[]; selected: string | null; onSelect: (key: string) => void }) {
+/** A bar's duration beside it: after the bar, before it when the bar ends near the right edge, else inside. */
+function DurationLabel({ left, width, seconds }: { left: number; width: number; seconds: number | null }) {
+  const end = left + width;
+  const base = "absolute top-1/2 -translate-y-1/2 whitespace-nowrap text-[10px] tabular-nums";
+  if (end < 85) return <span className={`${base} pl-1 text-ink-3`} style={{ left: `${end}%` }}>{duration(seconds)}</span>;
+  if (left > 15) return <span className={`${base} pr-1 text-ink-3`} style={{ right: `${100 - left}%` }}>{duration(seconds)}</span>;
+  return <span className={`${base} pr-1.5 font-medium text-white`} style={{ right: `${100 - end}%` }}>{duration(seconds)}</span>;
+}
+
+export function SpanWaterfall({ spans, selected, onSelect, attemptLabels }: {
+  spans: OutlineSpan[];
+  selected: string | null;
+  onSelect: (key: string) => void;
+  /** Attempt labels ("#2 retry after failed") shown on root spans when several attempts are in view. */
+  attemptLabels?: ReadonlyMap<string, string>;
+}) {
   const tree = useMemo(() => buildSpanTree(spans), [spans]);
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   const rows = useMemo(() => visibleRows(tree.roots, collapsed), [tree, collapsed]);
@@ -60,7 +75,7 @@ export function SpanWaterfall({ spans, selected, onSelect }: { spans: OutlineSpa
         <div className="px-3 py-1">Span</div>
         <div className="relative h-6" aria-label="time axis">
           {ticks.map((t) => (
-            <span key={t} className="absolute top-1 -translate-x-1/2 tabular-nums first:translate-x-0 last:-translate-x-full" style={{ left: `${t * 100}%` }}>
+            <span key={t} className="absolute top-1 -translate-x-1/2 whitespace-nowrap tabular-nums first:translate-x-0 first:pl-1 last:-translate-x-full last:pr-2" style={{ left: `${t * 100}%` }}>
               {duration(span * t)}
             </span>
           ))}
@@ -104,6 +119,7 @@ export function SpanWaterfall({ spans, selected, onSelect }: { spans: OutlineSpa
                     <span className="w-4" />
                   )}
                   <span className={`truncate font-mono ${s.status_code === "ERROR" ? "text-fail" : "text-ink"}`} title={s.name}>{s.name}</span>
+                  {depth === 0 && attemptLabels?.has(s.attempt_id) && <span className="shrink-0 rounded bg-panel-2 px-1 text-[10px] text-ink-3 ring-1 ring-line">{attemptLabels.get(s.attempt_id)}</span>}
                   {!open && <span className="text-ink-3">+{node.size - 1}</span>}
                 </div>
                 <div className="relative h-full border-l border-line">
@@ -115,11 +131,7 @@ export function SpanWaterfall({ spans, selected, onSelect }: { spans: OutlineSpa
                       title={`${s.name}: ${duration(s.end_time !== null && s.start_time !== null ? s.end_time - s.start_time : null)}`}
                     />
                   )}
-                  {left !== null && (
-                    <span className="absolute top-1/2 -translate-y-1/2 pl-1 text-[10px] text-ink-3 tabular-nums" style={{ left: `${Math.min(left + width, 88)}%` }}>
-                      {duration(s.end_time !== null && s.start_time !== null ? s.end_time - s.start_time : null)}
-                    </span>
-                  )}
+                  {left !== null && <DurationLabel left={left} width={Math.min(width, 100 - left)} seconds={s.end_time !== null && s.start_time !== null ? s.end_time - s.start_time : null} />}
                 </div>
               </div>
             );

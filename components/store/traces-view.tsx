@@ -46,6 +46,7 @@ function RolloutTraces({ rolloutId }: { rolloutId: string }) {
   const r = rollout.data?.items.find((x) => x.rollout_id === rolloutId);
   const sel = selected && selected.includes("/") ? { attempt: selected.slice(0, selected.lastIndexOf("/")), span: selected.slice(selected.lastIndexOf("/") + 1) } : null;
   const main = view === "tree" ? outline : rollout;
+  const attemptLabels = new Map((attempts.data?.items ?? []).map((a) => [a.attempt_id, `#${a.sequence_id} ${REASON_LABEL[a.reason] ?? a.reason}`]));
 
   return (
     <div className="space-y-4">
@@ -94,13 +95,13 @@ function RolloutTraces({ rolloutId }: { rolloutId: string }) {
               {outline.error && <p role="alert" className="text-sm text-fail">{outline.error.message}</p>}
               {outline.isLoading && <p className="text-sm text-ink-3">Loading spans…</p>}
               {outline.data && outline.data.items.length === 0 && <p className="rounded-lg border border-dashed border-line bg-panel px-4 py-10 text-center text-sm text-ink-3">No spans recorded for this {attemptId ? "attempt" : "rollout"} yet.</p>}
-              {outline.data && outline.data.items.length > 0 && <SpanWaterfall spans={outline.data.items} selected={selected} onSelect={(k) => url.set({ span: k })} />}
+              {outline.data && outline.data.items.length > 0 && <SpanWaterfall spans={outline.data.items} selected={selected} onSelect={(k) => url.set({ span: k })} attemptLabels={attemptId ? undefined : attemptLabels} />}
               {outline.data && outline.data.total > outline.data.items.length && (
                 <p className="mt-2 text-xs text-warn">Showing the first {outline.data.items.length.toLocaleString("en")} of {outline.data.total.toLocaleString("en")} spans; pick one attempt or use the table to page through all.</p>
               )}
             </>
           ) : (
-            <SpanTable rolloutId={rolloutId} attemptId={attemptId} name={url.get("name") ?? ""} offset={offset} onOffset={(o) => url.set({ soffset: o || null })} selected={selected} onSelect={(k) => url.set({ span: k })} refetchInterval={live.refetchInterval} />
+            <SpanTable rolloutId={rolloutId} attemptId={attemptId} attemptLabels={attemptId ? undefined : attemptLabels} name={url.get("name") ?? ""} offset={offset} onOffset={(o) => url.set({ soffset: o || null })} selected={selected} onSelect={(k) => url.set({ span: k })} refetchInterval={live.refetchInterval} />
           )}
         </div>
         {sel && <SpanDetail rolloutId={rolloutId} attemptId={sel.attempt} spanId={sel.span} onClose={() => url.set({ span: null })} />}

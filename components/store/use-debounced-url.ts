@@ -8,6 +8,12 @@ export function useDebouncedUrlParam(key: string, extra: Record<string, null> = 
   const url = useUrlState();
   const current = url.get(key) ?? "";
   const [text, setText] = useState(current);
+  // The URL changed under us (a "clear filters" link, back/forward): show what it says now.
+  const [seen, setSeen] = useState(current);
+  if (current !== seen) {
+    setSeen(current);
+    setText(current);
+  }
   useEffect(() => {
     if (text.trim() === current) return;
     const t = setTimeout(() => url.set({ [key]: text.trim() || null, ...extra }), delayMs);

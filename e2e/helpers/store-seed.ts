@@ -61,24 +61,24 @@ export async function seedStore(client: AglClient) {
   });
 
   const config = rolloutConfig({ max_attempts: 3, retry_condition: ["failed"] });
-  const [retried, trainQueued, val1, val2, testOne, busyOne] = await client.enqueueMany([
-    { input: { task: "refund for order 1182" }, mode: "train", resources_id: resourcesId, config },
+  // Alone in the queue: runner-a takes `retried` and fails it; runner-b gets the retry (attempt 2).
+  const [retried] = await client.enqueueMany([{ input: { task: "refund for order 1182" }, mode: "train", resources_id: resourcesId, config }]);
+  const first = await client.dequeue("runner-a");
+  if (first?.rollout_id !== retried.rollout_id) throw new Error("the seed needs an empty queue");
+  const firstSpans = await addSpanTree(client, retried.rollout_id, first.attempt.attempt_id, true);
+  await client.updateAttempt(retried.rollout_id, first.attempt.attempt_id, { status: "failed" });
+  const second = await client.dequeue("runner-b");
+  if (second?.rollout_id !== retried.rollout_id) throw new Error("the retry was not dequeued");
+  await addSpanTree(client, retried.rollout_id, second.attempt.attempt_id);
+  await client.updateAttempt(retried.rollout_id, second.attempt.attempt_id, { status: "succeeded" });
+
+  const [trainQueued, val1, val2, testOne, busyOne] = await client.enqueueMany([
     { input: { task: "reset password" }, mode: "train", config },
     { input: { task: "shipping delay" }, mode: "val", config },
     { input: { task: "cancel subscription" }, mode: "val", config },
     { input: { task: "invoice copy" }, mode: "test", config },
     { input: { task: "change address" }, mode: "train", config },
   ]);
-  // Queue order is FIFO: runner-a takes `retried`, fails it; runner-b retries and succeeds.
-  const first = await client.dequeue("runner-a");
-  if (first?.rollout_id !== retried.rollout_id) throw new Error("unexpected dequeue order");
-  const firstSpans = await addSpanTree(client, retried.rollout_id, first.attempt.attempt_id, true);
-  await client.updateAttempt(retried.rollout_id, first.attempt.attempt_id, { status: "failed" });
-  const second = await client.dequeue("runner-b");
-  if (second?.rollout_id !== retried.rollout_id) throw new Error("retry was not dequeued next");
-  await addSpanTree(client, retried.rollout_id, second.attempt.attempt_id);
-  await client.updateAttempt(retried.rollout_id, second.attempt.attempt_id, { status: "succeeded" });
-
   // val1 succeeds, val2 is still queued; busyOne is held by runner-c (running).
   for (const id of [trainQueued.rollout_id, val1.rollout_id]) {
     const got = await client.dequeue("runner-b");
@@ -90,9 +90,9 @@ export async function seedStore(client: AglClient) {
     }
   }
   await client.updateRollout(testOne.rollout_id, { status: "cancelled" });
-  void val2;
-  const busy = await client.dequeue("runner-c");
-  await addSpanTree(client, busy.rollout_id, busy.attempt.attempt_id);
+  // val2 stays queued (FIFO: it is next), so runner-c starts busyOne directly.
+  const busy = await client.startAttempt(busyOne.rollout_id, "runner-c");
+  await addSpanTree(client, busyOne.rollout_id, busy.attempt.attempt_id);
   await client.updateWorker("runner-a", { cpu_percent: 41.5, gpu_memory_gb: 11.2, rollouts_done: 1 });
   await client.updateWorker("runner-b", { cpu_percent: 12, gpu_memory_gb: 9.8, rollouts_done: 3 });
   await client.updateWorker("runner-c", { cpu_percent: 88, gpu_memory_gb: 14.1, rollouts_done: 0 });

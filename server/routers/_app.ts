@@ -4,6 +4,7 @@ import { storeRouter } from "./store/_router";
 import { datasetsRouter } from "./datasets/_router";
 import { feedbackRouter } from "./feedback/_router";
 import { learningRouter } from "./learning/_router";
+import { trainersRouter } from "./trainers/_router";
 import { evaluationsRouter } from "./evaluations/_router";
 import { systemRouter } from "./system/_router";
 import { authRouter } from "./auth/_router";
@@ -27,6 +28,7 @@ export const appRouter = createTRPCRouter({
   datasets: datasetsRouter,
   feedback: feedbackRouter,
   learning: learningRouter,
+  trainers: trainersRouter,
   candidates: candidatesRouter,
   registries: registriesRouter,
   evaluations: evaluationsRouter,

@@ -2,6 +2,7 @@
 // tree and waterfall, without the span bodies), one span in full, a resources id's version history and a
 // masked key diff between two of its versions, and runners counted by status.
 import { diffJson, type JsonDiff } from "@/lib/json/diff";
+import type { OutlineSpan } from "@/lib/spans/tree";
 import { all, one, type Program, type SqlDialect } from "@/server/db/sql/program";
 import { DomainError } from "@/server/errors";
 import { maskSecrets } from "@/lib/json/secrets";
@@ -11,16 +12,8 @@ import { resourcesVersion } from "./resources";
 import { spanSelection } from "./spans";
 import { WORKER_STATUSES, type NamedResources, type PaginatedResult, type ResourcesVersion, type Span, type WorkerStatus } from "./types";
 
-export type SpanOutline = {
-  attempt_id: string;
-  span_id: string;
-  parent_id: string | null;
-  sequence_id: number;
-  name: string;
-  start_time: number | null;
-  end_time: number | null;
-  status_code: string;
-};
+/** A span without its body: what the tree and waterfall need (the shape lib/spans/tree.ts builds from). */
+export type SpanOutline = OutlineSpan;
 
 type OutlineRow = Omit<SpanOutline, "sequence_id" | "start_time" | "end_time"> & { sequence_id: number | string; start_time: number | string | null; end_time: number | string | null };
 const num = (v: number | string | null) => (v === null ? null : Number(v));
@@ -46,6 +39,8 @@ export function* getSpan(rolloutId: string, attemptId: string, spanId: string): 
   return row ? (JSON.parse(row.body) as Span) : null;
 }
 
+const namesOf = (text: string) => Object.keys(JSON.parse(text) as NamedResources).sort();
+
 export type ResourcesSummary = { resources_id: string; version: number; create_time: number; update_time: number; digest: string; names: string[] };
 
 const RESOURCES_SORT: Record<string, string> = { resources_id: "resources_id", create_time: "create_time", update_time: "update_time", version: "version" };
@@ -69,7 +64,7 @@ export function* resourcesSummaries(d: SqlDialect, q: PageParams & { resources_i
     create_time: Number(r.create_time),
     update_time: Number(r.update_time),
     digest: r.digest,
-    names: Object.keys(JSON.parse(r.resources) as NamedResources).sort(),
+    names: namesOf(r.resources),
   }));
   return { items, limit, offset, total };
 }
@@ -99,7 +94,7 @@ export function* resourcesHistory(resourcesId: string, q: PageParams): Program<P
     version: Number(r.version),
     digest: r.digest,
     created_at: Number(r.created_at),
-    names: Object.keys(JSON.parse(r.resources) as NamedResources).sort(),
+    names: namesOf(r.resources),
   }));
   return { items, limit, offset, total };
 }
