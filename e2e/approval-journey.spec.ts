@@ -95,9 +95,9 @@ test("the approver signs; a stale click is refused; after a re-run the approval 
   // meanwhile a policy owner publishes evaluator v4; the click is refused and names the stale check
   await bumpEvaluator(browser, "4");
   await page.getByTestId("sign-approve").click();
-  await expect(page.getByTestId("approve-outcome")).toContainText(/Not approved: .*check 4 is stale \(evaluator changed/);
+  await expect(page.getByTestId("approve-outcome")).toContainText(/Not approved: .*checks 1, 4 and 5 are stale \(evaluator changed/);
   await expect(page.getByTestId("approve-button")).toBeDisabled();
-  await expect(page.getByTestId("approve-disabled-reason")).toContainText("check 4 is stale");
+  await expect(page.getByTestId("approve-disabled-reason")).toContainText("checks 1, 4 and 5 are stale");
   await shot(page, "3-stale-refused");
 
   // the gate re-runs against evaluator v4: the approver approves

@@ -36,7 +36,8 @@ export function ApprovalPanel({ candidateId }: { candidateId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const q = useQuery(trpc.approvals.panel.queryOptions({ candidateId }, { refetchInterval: 4000 }));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.approvals.pathKey() });
+  // A decision changes the verdict the rest of the page shows too.
+  const refresh = () => queryClient.invalidateQueries();
   if (q.error) return <Alert tone="fail">{q.error.message}</Alert>;
   if (!q.data) return <p className="text-sm text-ink-3">Loading the approval state…</p>;
   const { panel, rollback } = q.data;

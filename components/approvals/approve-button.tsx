@@ -40,6 +40,7 @@ export function ApproveButton({ panel, onDone }: { panel: Panel; onDone?: () => 
       setConfirming(false);
     } catch (err) {
       setOutcome({ tone: "fail", text: `Not approved: ${errorText(err)}` });
+      setConfirming(false);
     } finally {
       setBusy(false);
       onDone?.();
@@ -48,7 +49,7 @@ export function ApproveButton({ panel, onDone }: { panel: Panel; onDone?: () => 
 
   return (
     <div className="space-y-3" data-testid="approve-action">
-      {!confirming && (
+      {(!confirming || !a.enabled) && (
         <Button onClick={() => setConfirming(true)} disabled={!a.enabled} data-testid="approve-button" aria-describedby={a.enabled ? undefined : `why-${panel.candidateId}`}>
           {a.enabled ? <ShieldCheck className="h-4 w-4" /> : <Lock className="h-4 w-4" />} {label}
         </Button>

@@ -2,6 +2,7 @@
 
 // One candidate, next to its exact parent: the decision and its reason first, then what it rests on.
 import { useQuery } from "@tanstack/react-query";
+import { ApprovalPanel } from "@/components/approvals/approval-panel";
 import { useTRPC } from "@/components/trpc/react";
 import { Card } from "@/components/ui/card";
 import { CopyId } from "@/components/ui/copy-id";
@@ -35,15 +36,16 @@ function ReceiptChain({ detail }: { detail: CandidateDetail }) {
   );
 }
 
-/** Where the approvals work mounts its signed approve/reject panel. */
+/** The signed approve / reject / rollback panel (components/approvals), then the decisions sealed on this receipt. */
 function ApprovalSlot({ detail }: { detail: CandidateDetail }) {
   return (
-    <div data-testid="approval-slot" data-candidate={detail.summary.id} data-head={detail.summary.head ?? ""}>
-      <Card title="Approval" description="Approving a step signs the digest of exactly the evidence shown on this page.">
+    <div className="space-y-4" data-testid="approval-slot" data-candidate={detail.summary.id} data-head={detail.summary.head ?? ""}>
+      <ApprovalPanel candidateId={detail.summary.id} />
+      <Card title="Decisions on this receipt" description="Each is a sealed link naming the stage it decided on.">
         {detail.approvals.length === 0 ? (
           <p className="text-sm text-ink-3">No approval recorded for this receipt.</p>
         ) : (
-          <ul className="space-y-1 text-sm">
+          <ul className="space-y-1 text-sm" data-testid="receipt-decisions">
             {detail.approvals.map((a, i) => (
               <li key={i}>
                 <b>{a.decision}</b> {a.step} step by {a.actor.id} ({a.actor.roles.join(", ")}) · {timestamp(new Date(a.at))}
@@ -85,10 +87,8 @@ export function CandidateView({ id }: { id: string }) {
       ) : (
         <EmptyState title="Not judged">{detail.summary.sentence}</EmptyState>
       )}
-      <div className="grid gap-4 lg:grid-cols-2">
-        <ApprovalSlot detail={detail} />
-        <ReceiptChain detail={detail} />
-      </div>
+      <ApprovalSlot detail={detail} />
+      <ReceiptChain detail={detail} />
     </div>
   );
 }

@@ -11,7 +11,7 @@ import { useTRPC } from "@/components/trpc/react";
 import { useCan } from "@/components/auth/me-provider";
 import { Card } from "@/components/ui/card";
 import { Alert, Button, Field, Select, TextInput } from "@/components/ui/form";
-import { useDebounced } from "@/components/evaluations/family-config-field";
+import { useDebounced } from "@/components/ui/use-debounced";
 
 type FieldValue = string | boolean;
 type Kind = "number" | "boolean" | "text" | "nullable" | "json";

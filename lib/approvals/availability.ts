@@ -26,8 +26,16 @@ export type Viewer = { id: string; grants: readonly RoleGrant[] } | null;
 
 export type Availability = { enabled: true; step: ApprovalStepName; scope: Scope } | { enabled: false; step: ApprovalStepName; scope: Scope; reason: string };
 
+const list = (xs: readonly number[]) => (xs.length === 1 ? `check ${xs[0]}` : `checks ${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`);
+
+/** "checks 1, 4 and 5 are stale (evaluator changed from … to …)": checks that went stale for the same reasons together. */
 export function staleSentence(stale: readonly StaleCheckSummary[]): string {
-  return stale.map((s) => `check ${s.check} is stale (${s.sentences.join("; ")})`).join(", ");
+  const groups = new Map<string, number[]>();
+  for (const s of stale) {
+    const why = s.sentences.join("; ");
+    groups.set(why, [...(groups.get(why) ?? []), s.check]);
+  }
+  return [...groups].map(([why, checks]) => `${list(checks)} ${checks.length === 1 ? "is" : "are"} stale (${why})`).join("; ");
 }
 
 /** Can `viewer` approve the step the verdict is waiting for? */

@@ -110,16 +110,16 @@ describeEachDialect("signed approvals", (dialect) => {
     world.bumpEvaluator(); // a policy owner publishes evaluator v4
     const err = await finishApproval(database, rosa.actor, { payload: begun.payload, response }, { source: world.source, now: later(20) }).catch((e) => e);
     expect(err).toMatchObject({ code: "PRECONDITION_FAILED", field: "receipt" });
-    expect(err.message).toMatch(/check 4 is stale \(evaluator changed/);
+    expect(err.message).toMatch(/checks 1, 4 and 5 are stale \(evaluator changed/);
     expect(await readPointer(database.db, AGENT, "canary")).toEqual(before);
     expect(world.chain(id).at(-1)!.kind).toBe("stage3");
     const refusal = await database.db.auditEvent.findFirstOrThrow({ where: { action: "approval.canary.refused", targetId: id } });
-    expect(refusal.after).toMatch(/check 4 is stale/);
+    expect(refusal.after).toMatch(/checks 1, 4 and 5 are stale/);
     expect(await database.db.approvalDecision.count({ where: { candidateId: id, action: "refused" } })).toBe(1);
     // the signature was spent with the refusal: it cannot be replayed once the gate is re-run
     await expect(finishApproval(database, rosa.actor, { payload: begun.payload, response }, { source: world.source, now: later(25) })).rejects.toMatchObject({ code: "CONFLICT" });
     // and at page load the button would now say why
-    await expect(beginApproval(database, rosa.actor, { agent: AGENT, candidateId: id, step: "canary" }, { source: world.source, now: later(30) })).rejects.toThrow(/check 4 is stale/);
+    await expect(beginApproval(database, rosa.actor, { agent: AGENT, candidateId: id, step: "canary" }, { source: world.source, now: later(30) })).rejects.toThrow(/checks 1, 4 and 5 are stale/);
   });
 
   it("self-approval is refused: the receipt's author, the owner of the API key that registered the candidate, the starter of its training run", async () => {

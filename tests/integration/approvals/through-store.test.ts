@@ -43,12 +43,12 @@ describeEachDialect("approvals on stored receipts", (dialect) => {
     const headBefore = (await loadReceipt(database, candidateId)).head;
     const err = await finishApproval(database, rosa.actor, { payload: loaded.payload, response: rosa.key.assert(loaded.options!) }, { source: receiptSource }).catch((e) => e);
     expect(err).toMatchObject({ code: "PRECONDITION_FAILED" });
-    expect(err.message).toMatch(/check 4 is stale \(evaluator changed/);
+    expect(err.message).toMatch(/checks 1, 4 and 5 are stale \(evaluator changed/);
     expect(await readPointer(database.db, AGENT, "canary")).toBeNull();
     expect((await loadReceipt(database, candidateId)).head).toBe(headBefore);
     expect(await database.db.auditEvent.count({ where: { action: "approval.canary.refused", targetId: candidateId } })).toBe(1);
     const panel = await approvalPanel(database.db, receiptSource, rosa.actor, candidateId);
-    expect(panel.panel.availability).toMatchObject({ enabled: false, reason: expect.stringMatching(/check 4 is stale/) });
+    expect(panel.panel.availability).toMatchObject({ enabled: false, reason: expect.stringMatching(/checks 1, 4 and 5 are stale/) });
 
     // the gate is re-run against evaluator v4 (a new stage 3): fresh again, and the signed approval commits
     const stage3 = (await loadReceipt(database, candidateId)).receipt!.stage3!;
