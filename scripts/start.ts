@@ -133,7 +133,7 @@ function spawnHelper(script: string, args: string[], env: NodeJS.ProcessEnv): Ch
 async function prepareDemo(target: DbTarget): Promise<{ runnerKey: string; runId: string }> {
   const database = await openDatabase(target);
   try {
-    await seedReferenceDemo(database);
+    await seedReferenceDemo(database, { now: new Date() }); // evidence ages count from now, not the fixture's date
     // The demo run's candidates reach the gate on their own: the worker runs with --gates (runPendingGates).
     return { runnerKey: await demoRunnerKey(database), runId: await ensureDemoRun(database) };
   } finally {
