@@ -66,20 +66,32 @@ export function* queryResources(d: SqlDialect, q: ResourcesQuery): Program<Pagin
   return { items: rows.map(fromRow), limit, offset, total };
 }
 
+type VersionRow = { resources_id: string; version: number; digest: string; created_at: number; resources: string };
+
+/**
+ * A pinned version as receipts, candidates and runs name it: the column keeps the bare hex the store has
+ * always written, and this is the one place it becomes the canonical "sha256:<hex>" (rows already
+ * spelled that way pass through).
+ */
+function versionFromRow(r: VersionRow): ResourcesVersion {
+  const digest = r.digest.startsWith("sha256:") ? r.digest : `sha256:${r.digest}`;
+  return { resources_id: r.resources_id, version: Number(r.version), digest, created_at: Number(r.created_at), resources: JSON.parse(r.resources) as NamedResources };
+}
+
 /** Every stored version of one resources id, newest first (Lightgate's extension for pinning and diffs). */
 export function* resourcesVersions(resourcesId: string): Program<ResourcesVersion[]> {
-  const rows = yield* all<{ resources_id: string; version: number; digest: string; created_at: number; resources: string }>(
+  const rows = yield* all<VersionRow>(
     "SELECT resources_id, version, digest, created_at, resources FROM store_resources_versions WHERE resources_id = ? ORDER BY version DESC",
     [resourcesId],
   );
-  return rows.map((r) => ({ resources_id: r.resources_id, version: Number(r.version), digest: r.digest, created_at: Number(r.created_at), resources: JSON.parse(r.resources) as NamedResources }));
+  return rows.map(versionFromRow);
 }
 
 /** One exact version, or null. */
 export function* resourcesVersion(resourcesId: string, version: number): Program<ResourcesVersion | null> {
-  const r = yield* one<{ resources_id: string; version: number; digest: string; created_at: number; resources: string }>(
+  const r = yield* one<VersionRow>(
     "SELECT resources_id, version, digest, created_at, resources FROM store_resources_versions WHERE resources_id = ? AND version = ?",
     [resourcesId, version],
   );
-  return r ? { resources_id: r.resources_id, version: Number(r.version), digest: r.digest, created_at: Number(r.created_at), resources: JSON.parse(r.resources) as NamedResources } : null;
+  return r ? versionFromRow(r) : null;
 }
