@@ -7,7 +7,7 @@ import { canonicalJson, digestOf, type Digest } from "@/server/digest";
 import { simulateEpisode } from "@/server/environments/episode";
 import { createSupportDesk, findDistribution } from "@/server/environments/support-desk";
 import { DatabaseTicketDestination, writeEffects } from "@/server/environments/support-desk/destination-db";
-import { DEFAULT_REWARD_WEIGHTS, type RewardComponents, type TaskDistribution } from "@/server/environments/types";
+import { DEFAULT_REWARD_WEIGHTS, type Effect, type RewardComponents, type TaskDistribution } from "@/server/environments/types";
 import type { Stage1 } from "@/server/gate/receipt/stage1";
 import type { CanaryOutcome, CaseResult, Resolution, Stage3 } from "@/server/gate/receipt/stage3";
 import type { VersionSet } from "@/server/gate/versions";
@@ -121,6 +121,17 @@ export async function runAdmissionGate(database: Database, stage1: Stage1, versi
   return stage3;
 }
 
+/**
+ * An effect's side effects in the tool contracts' vocabulary — the one a canary boundary's allowed side
+ * effects are declared in. Replies made without a tool are the conversation, not a tool's side effect; a
+ * tool the environment does not declare is named as such, so the boundary refuses it.
+ */
+function sideEffectsOf(effect: Effect): readonly string[] {
+  if (!effect.tool) return [];
+  const name = effect.tool.name;
+  return env.tools.find((t) => t.name === name)?.sideEffects ?? [`${name}.undeclared`];
+}
+
 async function runCanary(database: Database, stage1: Stage1, policy: Policy, dist: TaskDistribution, runId: string, modelServer: string) {
   const boundary = stage1.expectedEvidence.canaryBoundary;
   const destination = new DatabaseTicketDestination(database);
@@ -143,7 +154,7 @@ async function runCanary(database: Database, stage1: Stage1, policy: Policy, dis
       taskId: task.id,
       verification,
       toolsUsed: [...new Set(ep.steps.flatMap((s) => (s.toolCall ? [s.toolCall.tool] : [])))],
-      sideEffects: ep.effects.filter((e) => e.kind !== "create").map((e) => ({ kind: `ticket.${e.kind}`, target: e.target, harmful: e.kind === "delete_account" && ep.protected?.pass === false })),
+      sideEffects: ep.effects.flatMap((e) => sideEffectsOf(e).map((kind) => ({ kind, target: e.target, harmful: e.kind === "delete_account" && ep.protected?.pass === false }))),
       // The simulated desk bills nothing; a hosted model server would report its cost here.
       costUsd: 0,
     });
