@@ -26,7 +26,7 @@ describeEachDialect("store tRPC router", (dialect) => {
     expect((await viewer.store.querySpans({ rollout_id: train!.rollout_id })).total).toBe(1);
     expect((await viewer.store.listWorkers({})).items[0]).toMatchObject({ worker_id: "Worker-0", status: "idle" });
     const res = await viewer.store.listResources({});
-    expect((await viewer.store.listResourcesVersions({ resources_id: res.items[0]!.resources_id }))[0]!.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect((await viewer.store.listResourcesVersions({ resources_id: res.items[0]!.resources_id }))[0]!.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect((await viewer.store.getStatistics()).rollouts_by_status.requeuing).toBe(1);
     await expect(callerFor(f.database, null).store.listRollouts({})).rejects.toThrow(/sign in/);
     await expect(callerAs(f.database, "runner").store.listRollouts({})).rejects.toThrow(/dashboard:read/);
