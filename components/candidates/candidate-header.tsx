@@ -30,7 +30,6 @@ export function DecisionBanner({ detail }: { detail: CandidateDetail }) {
           <span className="text-lg font-semibold tracking-tight text-ink" data-testid="verdict-text">
             {summary.verdict ?? "NOT JUDGED"}
           </span>
-          <VerdictBadge verdict={summary.verdict} />
           {summary.scoreGain !== null && <span className="text-sm text-ink-2">score vs parent {signed(summary.scoreGain)}</span>}
         </div>
         <p className="mt-1 text-sm text-ink" data-testid="verdict-sentence">

@@ -71,6 +71,17 @@ export function RolloutsView() {
       cell: (r) => (r.attempt ? <span className="text-xs text-ink-2">#{r.attempt.sequence_id} <StatusBadge status={r.attempt.status} /></span> : <span className="text-xs text-ink-3">none yet</span>),
     },
     { key: "worker", header: "Worker", className: "whitespace-nowrap", cell: (r) => <span className="font-mono text-xs text-ink-2">{r.attempt?.worker_id ?? "—"}</span> },
+    {
+      key: "resources",
+      header: "Resources",
+      className: "whitespace-nowrap",
+      cell: (r) =>
+        r.resources_id ? (
+          <Link href={`/resources?rid=${encodeURIComponent(r.resources_id)}`} className="font-mono text-xs text-accent hover:underline">{r.resources_id}</Link>
+        ) : (
+          <span className="text-xs text-ink-3">—</span>
+        ),
+    },
     { key: "input", header: "Input", className: "max-w-[18rem] truncate", cell: (r) => <span className="font-mono text-xs text-ink-3" title={inputPreview(r.input)}>{inputPreview(r.input)}</span> },
     { key: "start_time", header: "Started", sortable: true, className: "whitespace-nowrap", cell: (r) => <span className="text-xs text-ink-2" title={timestamp(r.start_time)}>{relativeTime(r.start_time, now)}</span> },
     { key: "end_time", header: "Duration", sortable: true, align: "right", className: "whitespace-nowrap", cell: (r) => <span className="text-xs">{duration((r.end_time ?? now / 1000) - r.start_time)}{r.end_time === null ? "…" : ""}</span> },

@@ -92,7 +92,7 @@ export function RunDetail({ runId }: { runId: string }) {
           tone={ev.coverage === null ? "warn" : ev.coverage < 1 ? "fail" : "pass"}
           hint={ev.coverage === null ? "no succeeded rollout judged yet" : "succeeded rollouts with every expected span"}
         />
-        <Stat label="Retry debt so far" value={`${ev.retries} / ${ev.retryBudget}`} tone={ev.retries > ev.retryBudget ? "fail" : undefined} hint={`unexpected retries; ${ev.failedRollouts} rollouts failed`} />
+        <Stat label="Retry debt so far" value={ev.retries.toLocaleString()} hint={`unexpected retries (budget ${ev.retryBudget} per evidence window); ${ev.failedRollouts} rollouts failed`} />
         <Stat label="Parent on held-out" value={run.parentHeldOutReward === null ? "—" : run.parentHeldOutReward.toFixed(3)} hint={`${run.heldOutCases} locked cases`} />
       </div>
 

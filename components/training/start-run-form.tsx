@@ -102,7 +102,7 @@ export function StartRunForm() {
 
   const blocked = !canRun || !!built.bad || problems.length > 0 || start.isPending;
   return (
-    <Card title="Start a training run" description="Every learning family, its options checked against the family's own schema.">
+    <Card title="Run settings" description="Every learning family, its options checked against the family's own schema.">
       {!canRun && (
         <div className="mb-3">
           <Alert tone="warn" testId="start-disabled">

@@ -3,7 +3,7 @@
 // rollouts, attempts and spans), runs the gate on each candidate and prints one JSON document on stdout.
 // --keep leaves the database file in place and names it on stderr.
 // --seed writes the reference into DATABASE_URL instead (times relative to now, for demos and e2e) and prints
-// the seeded candidate ids.
+// the seeded candidate ids. The database must already be migrated.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,9 +13,8 @@ import { deployMigrations } from "../../server/db/migrate";
 import { referenceReport, seedReferenceDemo } from "../../server/receipts/reference-demo";
 
 async function seedInto() {
-  const target = resolveDbTarget(process.env.DATABASE_URL);
-  await deployMigrations(target);
-  const database = await openDatabase(target);
+  // The database is already migrated (npm start / npm run db:migrate): a running server may hold it.
+  const database = await openDatabase(resolveDbTarget(process.env.DATABASE_URL));
   try {
     const seeded = await seedReferenceDemo(database, { now: new Date() });
     process.stdout.write(`${JSON.stringify({ seeded })}\n`);

@@ -84,7 +84,7 @@ export async function getRun(database: Database, runId: string) {
   const retries = metrics.reduce((a, m) => a + m.retries, 0);
   return {
     ...summary(run),
-    startedByName: starter?.name ?? run.startedById,
+    startedByName: starter?.name ?? (run.startedById === "demo" ? "Demo (npm start)" : run.startedById),
     config: JSON.parse(run.config) as Record<string, unknown>,
     seed: run.seed,
     parent: { resourcesId: run.parentResourcesId, version: run.parentVersion, digest: run.parentDigest },
