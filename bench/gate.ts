@@ -10,6 +10,7 @@ import { POLICY, T0, VERSIONS, iso } from "@/server/gate/reference/common";
 import { sealReference } from "@/server/gate/reference/four-candidates";
 import { rawCandidate, REFERENCE_SPECS } from "@/server/gate/reference/raw-evidence";
 import { receiptView } from "@/server/gate/receipt/view";
+import { benchThroughDatabase } from "./gate-db";
 
 const ROLLOUTS = 10_000;
 const SPANS_PER_ROLLOUT = 100;
@@ -87,3 +88,6 @@ const [, ingestMs] = time(() => {
   for (let i = 0; i < ROLLOUTS; i++) familyCountsOf(batch);
 });
 console.log(`ingest: span → family for 1,000,000 spans: ${ms(ingestMs)} (${((ROLLOUTS * SPANS_PER_ROLLOUT) / (ingestMs / 1000) / 1e6).toFixed(1)} M spans/s)`);
+
+await benchThroughDatabase(stage2.rollouts);
+process.exit(0);

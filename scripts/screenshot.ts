@@ -16,7 +16,8 @@ if (as) {
   const res = await page.request.post(`${origin}/api/auth/sign-in/email`, { data: { email: demoEmail(as), password: DEMO_PASSWORD }, headers: { origin } });
   if (!res.ok()) throw new Error(`signing in as ${as} failed: ${res.status()}`);
 }
-await page.goto(url, { waitUntil: "networkidle" });
+// Live pages poll every second and never go network-idle: SHOT_UNTIL=load for those.
+await page.goto(url, { waitUntil: (process.env.SHOT_UNTIL as "load" | undefined) ?? "networkidle" });
 await page.waitForTimeout(Number(process.env.SHOT_WAIT ?? 800));
 await page.screenshot({ path: out, fullPage: process.argv.includes("--full") });
 await browser.close();

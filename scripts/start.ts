@@ -13,6 +13,8 @@ import pg from "pg";
 import { buildIsCurrent, writeBuildStamp } from "./build-stamp";
 import { demoSignInBanner, demoUsersEnabled, seedDemoUsers } from "../server/auth/demo-users";
 import { publicOrigin } from "../server/auth/origin";
+import { demoRunnerKey, ensureDemoRun } from "../server/training/demo";
+import { seedReferenceDemo } from "../server/receipts/reference-demo";
 
 const dev = process.argv.includes("--dev");
 const root = process.cwd();
@@ -84,6 +86,7 @@ async function main() {
     writeBuildStamp(root);
   }
 
+  const demo = process.env.LIGHTGATE_DEMO === "1" ? await prepareDemo(target) : null;
   const children: ChildProcess[] = [];
   const server = spawn(path.join(root, "node_modules/.bin/tsx"), ["scripts/serve.ts", ...(dev ? ["--dev"] : [])], {
     stdio: ["ignore", "pipe", "inherit"],
@@ -97,6 +100,15 @@ async function main() {
     if (!announced && /Ready|started server|Local:/i.test(text)) {
       announced = true;
       console.log(`\n  Lightgate is up: ${signInOrigin} (listening on ${shownHost}:${env.PORT})\n\n${signInHelp}\n`);
+      if (demo) {
+        // The trainer worker and two runners, against this server; they exit with it (LIGHTGATE_PARENT_PID).
+        const url = `http://${shownHost}:${env.PORT}`;
+        const helperEnv = { ...childEnv, LIGHTGATE_PARENT_PID: String(process.pid), LIGHTGATE_RUNNER_KEY: demo.runnerKey };
+        const quiet = process.env.LIGHTGATE_VERBOSE ? [] : ["--quiet"];
+        children.push(spawnHelper("scripts/worker.ts", ["--id", "demo-trainer", ...quiet], helperEnv));
+        for (const i of [1, 2]) children.push(spawnHelper("scripts/runner.ts", ["--url", url, "--id", `demo-runner-${i}`, ...quiet], helperEnv));
+        console.log(`  Demo: a continual PPO run is training on the support desk — watch it at ${signInOrigin}/training/${demo.runId}\n`);
+      }
     }
     if (dev || process.env.LIGHTGATE_VERBOSE) process.stdout.write(text);
   });
@@ -110,6 +122,24 @@ async function main() {
     stop("SIGTERM");
     process.exit(code ?? 0);
   });
+}
+
+/** `node --import tsx` (not the tsx binary) so a signal sent to this process's children reaches the script itself. */
+function spawnHelper(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", script, ...args], { stdio: ["ignore", process.env.LIGHTGATE_VERBOSE ? "inherit" : "ignore", "inherit"], env });
+}
+
+/** Demo mode: the reference candidates at the gate, a runner key, and the continual PPO run (queued). */
+async function prepareDemo(target: DbTarget): Promise<{ runnerKey: string; runId: string }> {
+  const database = await openDatabase(target);
+  try {
+    await seedReferenceDemo(database);
+    // HOOK(gateint): when the gate worker (runPendingGates) lands on main, spawn it here next to the trainer
+    // worker so the demo run's candidates get their stage 2/3 and verdict without anyone pressing "run gate".
+    return { runnerKey: await demoRunnerKey(database), runId: await ensureDemoRun(database) };
+  } finally {
+    await database.close();
+  }
 }
 
 /** Demo mode seeds one person per role and says how to sign in as each; otherwise it points at setup. */

@@ -1,8 +1,10 @@
 // npm run verify-receipt -- FILE [--key PUBKEY.pem]
-// Verifies an exported Lightgate receipt offline (no server, no database) and prints each thing it checked.
+// Verifies an exported Lightgate receipt — or a signed decision (approval, rollback) — offline (no server,
+// no database) and prints each thing it checked.
 import fs from "node:fs";
 import { createPublicKey } from "node:crypto";
 import { verifyReceipt } from "@/server/gate/export/verify-receipt";
+import { isDecisionEnvelope, verifyDecisionStatement } from "@/server/approvals/statement";
 
 const DEFAULT_PUBLIC_KEY = process.env.LIGHTGATE_RECEIPT_PUBLIC_KEY ?? "data/keys/receipt-ed25519.pub.pem";
 
@@ -33,6 +35,14 @@ try {
   key = createPublicKey(fs.readFileSync(keyPath, "utf8"));
 } catch (e) {
   usage(`cannot read the public key ${keyPath}: ${(e as Error).message}`);
+}
+
+if (isDecisionEnvelope(envelope)) {
+  const decision = await verifyDecisionStatement(envelope, [key]);
+  console.log(`signed decision ${file}, key ${keyPath} (${key.asymmetricKeyType})`);
+  for (const c of decision.checks) console.log(`  ${c.ok ? "✓" : "✗"} ${c.name}: ${c.detail}`);
+  console.log(decision.ok ? "VERIFIED" : "NOT VERIFIED");
+  process.exit(decision.ok ? 0 : 1);
 }
 
 const result = verifyReceipt(envelope, [key]);

@@ -17,8 +17,8 @@ function niceTicks(lo: number, hi: number, count = 5): number[] {
 const fmt = (v: number) => (Math.abs(v) >= 10 ? v.toFixed(1) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toFixed(3));
 
 export function IntervalPlot({ rows, zeroLine = false, axisLabel, testId }: { rows: IntervalRow[]; zeroLine?: boolean; axisLabel: string; testId?: string }) {
-  const W = 640;
-  const left = 130;
+  const W = 520;
+  const left = 120;
   const right = 20;
   const rowH = 44;
   const top = 10;
@@ -37,7 +37,7 @@ export function IntervalPlot({ rows, zeroLine = false, axisLabel, testId }: { ro
       {ticks.map((t) => (
         <g key={t}>
           <line x1={x(t)} x2={x(t)} y1={top} y2={H - 28} stroke="var(--lg-line)" strokeDasharray="3 3" />
-          <text x={x(t)} y={H - 14} textAnchor="middle" fontSize={11} fill="var(--lg-ink-3)">
+          <text x={x(t)} y={H - 14} textAnchor="middle" fontSize={12} fill="var(--lg-ink-3)">
             {fmt(t)}
           </text>
         </g>
@@ -52,7 +52,7 @@ export function IntervalPlot({ rows, zeroLine = false, axisLabel, testId }: { ro
         return (
           <g key={r.label}>
             <text x={left - 10} y={cy + 4} textAnchor="end" fontSize={12} fill="var(--lg-ink)">
-              {r.label.length > 18 ? `${r.label.slice(0, 17)}…` : r.label}
+              {r.label.length > 16 ? `${r.label.slice(0, 15)}…` : r.label}
             </text>
             {r.secondary && (
               <line x1={x(r.secondary.ci[0])} x2={x(r.secondary.ci[1])} y1={cy + 9} y2={cy + 9} stroke={r.color} strokeOpacity={0.45} strokeWidth={3}>

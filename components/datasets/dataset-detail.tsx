@@ -20,7 +20,7 @@ import { LineageGraph } from "./lineage-graph";
 const LIMIT = 10;
 const PARTS = [
   { key: "train", label: "train", color: "bg-accent" },
-  { key: "validation", label: "validation", color: "bg-warn" },
+  { key: "validation", label: "validation", color: "bg-stale" },
   { key: "test", label: "test", color: "bg-pass" },
 ] as const;
 
@@ -73,7 +73,7 @@ export function DatasetDetail({ id }: { id: string }) {
         <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
           <Stat label="Records" value={s.recordCount.toLocaleString("en")} hint={s.kinds.join(", ")} />
           <Stat label="Size" value={bytes(d.bytes)} hint="canonical JSON" />
-          <Stat label="PII redacted by its pipeline" value={redactionText(d.redactions) ?? "none"} tone={Object.keys(d.redactions).length ? "pass" : undefined} hint={s.lineage.pipeline.some((p) => p.step === "anonymize") ? "anonymize step ran" : "no anonymize step"} />
+          <Stat label="PII redacted by its pipeline" value={Object.values(d.redactions).reduce((a, b) => a + b, 0).toLocaleString("en")} tone={Object.keys(d.redactions).length ? "pass" : undefined} hint={redactionText(d.redactions) ?? (s.lineage.pipeline.some((p) => p.step === "anonymize") ? "anonymize step ran; nothing found" : "no anonymize step")} />
           <Stat label="Created" value={<span className="text-base">{timestamp(s.createdAt)}</span>} hint={`by ${s.createdBy} · ${s.id}`} />
         </div>
         <Card title="Lineage" description="What this snapshot was made from, and what was made from it.">
@@ -122,10 +122,10 @@ export function DatasetDetail({ id }: { id: string }) {
           title="Sample records"
           description="Text is shown with every PII span replaced by its type."
           actions={
-            <Select aria-label="Record kind" value={kind ?? ""} onChange={(e) => url.set({ kind: e.target.value || null, offset: null })} className="w-44 py-1 text-xs">
+            <div className="w-44"><Select aria-label="Record kind" value={kind ?? ""} onChange={(e) => url.set({ kind: e.target.value || null, offset: null })} className="py-1 text-xs">
               <option value="">every kind</option>
               {s.kinds.map((k) => <option key={k} value={k}>{k}</option>)}
-            </Select>
+            </Select></div>
           }
         >
           <DataTable testId="records-table" rows={records.data?.rows ?? []} columns={columns} rowKey={(r) => r.id} loading={records.isLoading} />

@@ -41,8 +41,8 @@ export function DatasetsList() {
     { key: "kinds", header: "Kinds", cell: (s) => <span className="text-ink-2">{s.kinds.join(", ")}</span> },
     { key: "source", header: "Source", cell: (s) => <span className="text-ink-2">{sourceText(s.lineage)}</span> },
     { key: "pipeline", header: "Pipeline", cell: (s) => <div className="flex flex-wrap gap-1">{s.lineage.pipeline.length ? s.lineage.pipeline.map((p, i) => <Badge key={i}>{p.step === "split" ? `split: ${String(p.params.part)}` : p.step}</Badge>) : <span className="text-ink-3">—</span>}</div> },
-    { key: "pii", header: "PII redacted", cell: (s) => <span className="text-ink-2">{redactionText(redactionCounts(s.lineage.pipeline)) ?? "—"}</span> },
-    { key: "created", header: "Created", cell: (s) => <span className="text-ink-3" title={s.createdAt.toISOString()}>{relativeTime(s.createdAt)} by {s.createdBy}</span> },
+    { key: "pii", header: "PII redacted", className: "max-w-52", cell: (s) => <span className="text-xs text-ink-2">{redactionText(redactionCounts(s.lineage.pipeline)) ?? "—"}</span> },
+    { key: "created", header: "Created", className: "whitespace-nowrap", cell: (s) => <span className="text-ink-3" title={s.createdAt.toISOString()}>{relativeTime(s.createdAt)} by {s.createdBy}</span> },
   ];
   const rows = list.data ?? [];
   return (

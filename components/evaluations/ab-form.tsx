@@ -30,8 +30,8 @@ function ArmCard({ label, arm, onChange, onProblems }: { label: "A" | "B"; arm: 
 export function AbTestForm() {
   const trpc = useTRPC();
   const router = useRouter();
-  const [a, setA] = useState<Arm>({ name: "baseline", family: "supervised", configText: "{}", updates: 30 });
-  const [b, setB] = useState<Arm>({ name: "variant", family: "supervised", configText: "{}", updates: 30 });
+  const [a, setA] = useState<Arm>({ name: "baseline", family: "supervised", configText: "", updates: 30 });
+  const [b, setB] = useState<Arm>({ name: "variant", family: "supervised", configText: "", updates: 30 });
   const [problems, setProblems] = useState<{ a: string[]; b: string[] }>({ a: [], b: [] });
   const [seeds, setSeeds] = useState(6);
   const [alpha, setAlpha] = useState("0.05");

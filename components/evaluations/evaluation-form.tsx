@@ -25,7 +25,7 @@ export function EvaluationForm() {
   const trpc = useTRPC();
   const router = useRouter();
   const [subjectKind, setSubjectKind] = useState<"family" | "resource">("family");
-  const [family, setFamily] = useState<FamilyConfigValue>({ family: "supervised", configText: "{}", updates: 30 });
+  const [family, setFamily] = useState<FamilyConfigValue>({ family: "supervised", configText: "", updates: 30 });
   const [resource, setResource] = useState({ resourcesId: "", version: 1 });
   const [problems, setProblems] = useState<string[]>([]);
   const [protocols, setProtocols] = useState<ProtocolKey[]>(["held-out", "k-fold", "domain-transfer", "few-shot", "adversarial"]);

@@ -92,7 +92,7 @@ export function EvaluationResult({ report: r }: { report: EvaluationReport }) {
         )}
         {r.fewShot && (
           <Card title={`Few-shot adaptation to ${r.fewShot.domain}`} description={`Query accuracy after each step on ${r.fewShot.support} support demonstrations; the other domains went ${pct(r.fewShot.otherDomainsBefore)} → ${pct(r.fewShot.otherDomainsAfter)}.`}>
-            <CurveChart xLabel="step" height={200} defaultSmoothing={0} showSmoothingControl={false} series={[{ name: "query accuracy", color: "var(--lg-accent)", points: r.fewShot.curve.map((p) => ({ x: p.step, y: p.accuracy })) }]} />
+            <CurveChart xLabel="step" height={200} yDomain={[0, 1]} defaultSmoothing={0} showSmoothingControl={false} series={[{ name: "query accuracy", color: "var(--lg-accent)", points: r.fewShot.curve.map((p) => ({ x: p.step, y: p.accuracy })) }]} />
           </Card>
         )}
         {r.adversarial && (

@@ -40,9 +40,9 @@ export function EvaluationsList() {
     { key: "kind", header: "Kind", cell: (r) => <Badge>{r.kind === "ab-test" ? "A/B test" : "evaluation"}</Badge> },
     { key: "status", header: "Status", cell: (r) => (isActive(r.status) ? <div className="w-40"><JobProgress progress={r.progress} note={r.progressNote} /></div> : <JobStatusBadge status={r.status} />) },
     { key: "result", header: "Result", cell: (r) => <span className="text-ink-2">{r.headline ?? (r.error ? <span className="text-fail">{r.error.slice(0, 80)}</span> : "—")}</span> },
-    { key: "by", header: "Started by", cell: (r) => <span className="text-ink-2">{r.createdBy}</span> },
-    { key: "when", header: "Started", cell: (r) => <span className="text-ink-3" title={r.createdAt.toISOString()}>{relativeTime(r.createdAt)}</span> },
-    { key: "took", header: "Took", align: "right", cell: (r) => (r.startedAt && r.finishedAt ? duration((r.finishedAt.getTime() - r.startedAt.getTime()) / 1000) : "—") },
+    { key: "by", header: "Started by", className: "whitespace-nowrap", cell: (r) => <span className="text-ink-2">{r.createdBy}</span> },
+    { key: "when", header: "Started", className: "whitespace-nowrap", cell: (r) => <span className="text-ink-3" title={r.createdAt.toISOString()}>{relativeTime(r.createdAt)}</span> },
+    { key: "took", header: "Took", align: "right", className: "whitespace-nowrap", cell: (r) => (r.startedAt && r.finishedAt ? duration((r.finishedAt.getTime() - r.startedAt.getTime()) / 1000) : "—") },
   ];
   return (
     <div>

@@ -2,10 +2,11 @@
 
 // One training configuration: a learning family that makes a policy, its config as JSON (prefilled with
 // the family's defaults, checked against the family's schema as you type) and the number of updates.
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/react";
 import { Field, Select, TextInput } from "@/components/ui/form";
+import { useDebounced } from "@/components/ui/use-debounced";
 
 export type FamilyConfigValue = { family: string; configText: string; updates: number };
 
@@ -19,15 +20,6 @@ export function parseConfig(text: string): { ok: true; value: Record<string, unk
   } catch (e) {
     return { ok: false, problem: `config is not JSON: ${(e as Error).message}` };
   }
-}
-
-function useDebounced<T>(value: T, ms = 300): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
 }
 
 /** Problems with this config (JSON or schema), empty when it is valid; reported to the parent form. */
@@ -52,7 +44,7 @@ export function FamilyConfigField({ id, value, onChange, onProblems }: { id: str
             value={value.family}
             onChange={(e) => {
               const f = policyFamilies.find((x) => x.name === e.target.value);
-              onChange({ ...value, family: e.target.value, configText: f?.defaults ? JSON.stringify(f.defaults, null, 2) : "{}" });
+              onChange({ ...value, family: e.target.value, configText: f?.required.length ? JSON.stringify(Object.fromEntries(f.required.map((k) => [k, ""])), null, 2) : "" });
             }}
           >
             {policyFamilies.map((f) => (
@@ -76,6 +68,7 @@ export function FamilyConfigField({ id, value, onChange, onProblems }: { id: str
           id={`${id}-config`}
           spellCheck={false}
           rows={5}
+          placeholder={info?.defaults ? `defaults:\n${JSON.stringify(info.defaults, null, 2)}` : "{}"}
           value={value.configText}
           onChange={(e) => onChange({ ...value, configText: e.target.value })}
           aria-invalid={problems.length > 0}

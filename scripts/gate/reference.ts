@@ -2,6 +2,8 @@
 // Builds the four-candidate reference in a fresh SQLite database (evidence written into the store as
 // rollouts, attempts and spans), runs the gate on each candidate and prints one JSON document on stdout.
 // --keep leaves the database file in place and names it on stderr.
+// --seed writes the reference into DATABASE_URL instead (times relative to now, for demos and e2e) and prints
+// the seeded candidate ids. The database must already be migrated.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,7 +12,19 @@ import { resolveDbTarget } from "../../server/db/config";
 import { deployMigrations } from "../../server/db/migrate";
 import { referenceReport, seedReferenceDemo } from "../../server/receipts/reference-demo";
 
+async function seedInto() {
+  // The database is already migrated (npm start / npm run db:migrate): a running server may hold it.
+  const database = await openDatabase(resolveDbTarget(process.env.DATABASE_URL));
+  try {
+    const seeded = await seedReferenceDemo(database, { now: new Date() });
+    process.stdout.write(`${JSON.stringify({ seeded })}\n`);
+  } finally {
+    await database.close();
+  }
+}
+
 async function main() {
+  if (process.argv.includes("--seed")) return seedInto();
   const keep = process.argv.includes("--keep");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lightgate-reference-"));
   const target = resolveDbTarget(`file:${path.join(dir, "reference.db")}`);

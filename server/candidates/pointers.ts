@@ -5,7 +5,8 @@ import type { Tx, Db } from "@/server/db/client";
 import { appendAudit, type AuditActor } from "@/server/audit/audit-log";
 import { newId } from "@/server/digest";
 
-export const POINTER_KINDS = ["latest_candidate", "approved_default"] as const;
+// `canary`: the candidate an approver admitted into its bounded canary (moves only through a signed approval).
+export const POINTER_KINDS = ["latest_candidate", "approved_default", "canary"] as const;
 export type PointerKind = (typeof POINTER_KINDS)[number];
 
 export type PointerTarget = { resourcesId: string; version: number; digest: string; candidateId: string | null; receiptDigest: string | null };

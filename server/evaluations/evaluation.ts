@@ -11,7 +11,7 @@ import { accuracy, adaptSteps, fewShotSplit } from "@/server/trainers/advanced/r
 import { evaluatePolicy, lockHeldOutSet, type Evaluation } from "@/server/trainers/evaluate";
 import { adversarial, crossValidate, temporalValidation } from "@/server/trainers/evaluation/protocols";
 import type { LoadedData } from "@/server/trainers/family";
-import { startFamily, type FamilyRunInit } from "@/server/trainers/families";
+import { familyOf, startFamily, type FamilyRunInit } from "@/server/trainers/families";
 import { imitationItems } from "@/server/trainers/supervised/examples";
 import type { Policy } from "@/server/trainers/policy";
 import { policyDigest } from "@/server/trainers/policy-resource";
@@ -83,6 +83,9 @@ export function checkEvaluationRequest(r: EvaluationRequest): void {
   if (r.subject.kind === "family") checkFamilyConfig(r.subject, "subject", r.data);
   for (const p of ["k-fold", "temporal"] as const) {
     if (r.protocols.includes(p) && r.subject.kind !== "family") throw badInput("protocols", `${p} trains the family on part of the data: evaluate a family config, not a stored policy`);
+    if (r.protocols.includes(p) && r.subject.kind === "family" && !familyOf(r.subject.family).reads.includes("demonstration")) {
+      throw badInput("protocols", `${p} scores imitation of held-out demonstrations: ${r.subject.family} does not learn from them`);
+    }
   }
 }
 

@@ -36,7 +36,8 @@ export async function moveApprovedDefault(tx: Tx, input: { candidateId: string; 
   const stored = await gateReport({ db: tx }, input.candidateId, now);
   const { candidate, receipt, head } = stored;
   if (!receipt || !head) throw new DomainError("PRECONDITION_FAILED", `the receipt of ${candidate.id} is missing or fails verification`, "candidateId");
-  const [latest, approved] = await Promise.all([readPointer(tx, candidate.agent, "latest_candidate"), readPointer(tx, candidate.agent, "approved_default")]);
+  const latest = await readPointer(tx, candidate.agent, "latest_candidate");
+  const approved = await readPointer(tx, candidate.agent, "approved_default");
   const ref = (p: typeof latest) => p && { resourceId: p.resourcesId, version: p.version, digest: p.digest as Digest };
   const decision = decideDefaultMove({
     receipt,

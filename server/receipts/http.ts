@@ -20,11 +20,11 @@ async function caller(request: Request, database: Database): Promise<Actor | Res
   return json(401, { error: "unauthorized", message: token !== null ? "the API key is invalid or revoked" : "send Authorization: Bearer <API key> or sign in" });
 }
 
-const POINTER_PATHS: Record<string, PointerKind> = { "approved-default": "approved_default", "latest-candidate": "latest_candidate" };
+const POINTER_PATHS: Record<string, PointerKind> = { "approved-default": "approved_default", "latest-candidate": "latest_candidate", canary: "canary" };
 
 const pointerBody = (p: PointerRecord) => ({
   agent: p.agent,
-  pointer: p.kind === "approved_default" ? "approved-default" : "latest-candidate",
+  pointer: p.kind.replace("_", "-"),
   resourcesId: p.resourcesId,
   version: p.version,
   digest: p.digest,
@@ -40,13 +40,15 @@ export async function handlePointerRequest(database: Database, request: Request,
   if (who instanceof Response) return who;
   if (what === "history") return pointerHistory(database, agent, new URL(request.url).searchParams.get("at"));
   const kind = POINTER_PATHS[what];
-  if (!kind) return json(404, { error: "not_found", message: `unknown pointer "${what}": use approved-default, latest-candidate or history` });
+  if (!kind) return json(404, { error: "not_found", message: `unknown pointer "${what}": use approved-default, latest-candidate, canary or history` });
   const pointer = await readPointer(database.db, agent, kind);
   if (!pointer) {
     const message =
       kind === "approved_default"
         ? `${agent} has no approved default yet. Nothing is served in its place: the latest candidate is not approved.`
-        : `${agent} has no candidate yet.`;
+        : kind === "canary"
+          ? `${agent} has no candidate in a bounded canary.`
+          : `${agent} has no candidate yet.`;
     return json(404, { error: "no_pointer", agent, pointer: what, message });
   }
   return json(200, pointerBody(pointer));
@@ -64,7 +66,7 @@ async function pointerHistory(database: Database, agent: string, atParam: string
   return json(200, {
     agent,
     moves: moves.map((m) => ({
-      pointer: m.kind === "approved_default" ? "approved-default" : "latest-candidate",
+      pointer: m.kind.replace("_", "-"),
       from: m.fromDigest && { resourcesId: m.fromResourcesId, version: m.fromVersion, digest: m.fromDigest },
       to: { resourcesId: m.toResourcesId, version: m.toVersion, digest: m.toDigest },
       candidateId: m.candidateId,

@@ -3,7 +3,7 @@
 // The table refuses UPDATE and DELETE itself (triggers in the migration): nothing here edits a sealed link.
 import type { Database, Db, Tx } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
-import { canonicalJson, type Digest } from "@/server/digest";
+import { canonicalJson, sha256Digest, type Digest } from "@/server/digest";
 import { ReceiptError, sealStage, verifyChain, type ChainVerification, type LinkContent, type LinkKind, type SealedLink } from "@/server/gate/receipt/seal";
 import { receiptView, type Receipt } from "@/server/gate/receipt/view";
 
@@ -83,9 +83,34 @@ export type LoadedReceipt = {
   receipt: Receipt | null;
 };
 
+// Sealed links never change, so a chain verified and parsed once is kept per process, keyed by every stored
+// byte that verification reads: each request still re-hashes the stored content (cheap), but a 10,000-rollout
+// stage 2 is not canonicalized and parsed again. Any edit changes the key and is verified from scratch.
+const VERIFIED = new Map<string, { key: string; loaded: LoadedReceipt }>();
+const VERIFIED_MAX = 64;
+
+function storedKey(rows: readonly LinkRow[], head: { digest: string } | null): string | null {
+  const parts: string[] = [];
+  for (const r of rows) {
+    if (sha256Digest(r.content) !== r.contentDigest) return null; // edited content: verify from scratch
+    parts.push(`${r.index}|${r.kind}|${r.prevDigest ?? ""}|${r.sealedAt}|${r.contentDigest}|${r.digest}`);
+  }
+  return sha256Digest(`${parts.join("\n")}#${head?.digest ?? ""}`);
+}
+
 export async function loadReceipt(database: Database | { db: Db | Tx }, candidateId: string): Promise<LoadedReceipt> {
-  const [chain, head] = await Promise.all([loadChain(database.db, candidateId), database.db.receiptHead.findUnique({ where: { candidateId } })]);
-  const verification = verifyStored(chain, head);
+  const rows = await database.db.receiptLink.findMany({ where: { candidateId }, orderBy: { index: "asc" } });
+  const headRow = await database.db.receiptHead.findUnique({ where: { candidateId } });
+  const key = storedKey(rows, headRow);
+  const cached = key ? VERIFIED.get(candidateId) : undefined;
+  if (cached && cached.key === key) return cached.loaded;
+  const chain = rows.map(toLink);
+  const verification = verifyStored(chain, headRow);
   const receipt = verification.ok && chain.length > 0 ? receiptView(chain) : null;
-  return { chain, head: (head?.digest as Digest | undefined) ?? null, verification, receipt };
+  const loaded = { chain, head: (headRow?.digest as Digest | undefined) ?? null, verification, receipt };
+  if (key && verification.ok) {
+    if (VERIFIED.size >= VERIFIED_MAX) VERIFIED.delete(VERIFIED.keys().next().value!);
+    VERIFIED.set(candidateId, { key, loaded });
+  }
+  return loaded;
 }

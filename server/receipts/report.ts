@@ -30,11 +30,10 @@ export type StoredGateReport = {
 export async function gateReport(database: Database | { db: Db | Tx }, candidateId: string, now: Date = new Date()): Promise<StoredGateReport> {
   const candidate = await database.db.candidate.findUnique({ where: { id: candidateId } });
   if (!candidate) throw new DomainError("NOT_FOUND", `no candidate ${candidateId}`, "candidateId");
-  const [loaded, policy, versions] = await Promise.all([
-    loadReceipt(database, candidateId),
-    currentPolicy(database.db, candidate.agent),
-    currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as Digest }),
-  ]);
+  // Sequential on purpose: inside a transaction these share one connection (no concurrent queries on it).
+  const loaded = await loadReceipt(database, candidateId);
+  const policy = await currentPolicy(database.db, candidate.agent);
+  const versions = await currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as Digest });
   const report = loaded.receipt ? evaluateGate({ receipt: loaded.receipt, policy, currentVersions: versions, now }) : null;
   return { candidate, ...loaded, policy, versions, report };
 }

@@ -37,7 +37,8 @@ export function versionsFrom(entries: readonly RegistryRecord[], parent: Digest)
  * has one, `parentIfNoDefault` (the receipt's own declared parent) stands in, so nothing goes stale by it.
  */
 export async function currentVersions(db: Db | Tx, agent: string, opts: { parentIfNoDefault?: Digest } = {}): Promise<VersionSet> {
-  const [entries, pointer] = await Promise.all([currentEntries(db, agent), readPointer(db, agent, "approved_default")]);
+  const entries = await currentEntries(db, agent);
+  const pointer = await readPointer(db, agent, "approved_default");
   const parent = (pointer?.digest as Digest | undefined) ?? opts.parentIfNoDefault ?? digestOf({ approvedDefault: NONE });
   return versionsFrom(entries, parent);
 }

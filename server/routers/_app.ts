@@ -4,6 +4,7 @@ import { storeRouter } from "./store/_router";
 import { datasetsRouter } from "./datasets/_router";
 import { feedbackRouter } from "./feedback/_router";
 import { learningRouter } from "./learning/_router";
+import { trainersRouter } from "./trainers/_router";
 import { evaluationsRouter } from "./evaluations/_router";
 import { systemRouter } from "./system/_router";
 import { authRouter } from "./auth/_router";
@@ -11,6 +12,7 @@ import { peopleRouter } from "./people/_router";
 import { passkeysRouter } from "./passkeys/_router";
 import { botKeysRouter } from "./botKeys/_router";
 import { auditRouter } from "./audit/_router";
+import { approvalsRouter } from "./approvals/_router";
 import { candidatesRouter } from "./candidates/_router";
 import { registriesRouter } from "./registries/_router";
 
@@ -21,10 +23,12 @@ export const appRouter = createTRPCRouter({
   passkeys: passkeysRouter,
   botKeys: botKeysRouter,
   audit: auditRouter,
+  approvals: approvalsRouter,
   store: storeRouter,
   datasets: datasetsRouter,
   feedback: feedbackRouter,
   learning: learningRouter,
+  trainers: trainersRouter,
   candidates: candidatesRouter,
   registries: registriesRouter,
   evaluations: evaluationsRouter,

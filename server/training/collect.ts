@@ -2,6 +2,7 @@
 // update, enqueue one rollout per episode naming it, let runners (any process, any machine) execute them,
 // then read every attempt and span back. What the learner sees comes only from the store's spans, so a lost
 // tool span or reward really makes a trajectory incomplete, and retries carry the reasons the store recorded.
+import { computeCoverage } from "@/server/gate/evidence/coverage";
 import { rollupRollout } from "@/server/gate/evidence/spans";
 import type { RolloutRollup } from "@/server/gate/receipt/stage2";
 import { trajectoryFromSpans, type SpanLike, type Trajectory } from "@/server/environments/trajectory";
@@ -25,6 +26,8 @@ export type StoreCollectRequest = {
   toolFailureRate: number;
   maxAttempts: number;
   policy: Policy;
+  /** Span families every succeeded rollout must show (stage 1's expected evidence). */
+  expectedFamilies: readonly string[];
 };
 
 export type StoreBatch = {
@@ -32,11 +35,12 @@ export type StoreBatch = {
   rolloutIds: string[];
   trajectories: Trajectory[];
   rollups: RolloutRollup[];
+  /** The gate's coverage over this batch: fully covered / succeeded rollouts (null when none succeeded). */
+  coverage: number | null;
   /** Attempts beyond the first (each with the reason the store recorded). */
   retries: number;
   failed: number;
   meanReward: number | null;
-  coverage: number | null;
 };
 
 /** An attempt that exported nothing: incomplete, with both families missing — never silently healthy. */
@@ -110,6 +114,6 @@ export async function collectThroughStore(store: LightningStore, req: StoreColle
     retries,
     failed,
     meanReward: rewarded ? stats.meanReward : null,
-    coverage: trajectories.length ? stats.coverage : null,
+    coverage: computeCoverage(rollups, req.expectedFamilies).ratio,
   };
 }

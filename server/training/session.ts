@@ -81,6 +81,7 @@ class StoreCollectedSession implements RunSession {
         toolFailureRate: c.toolFailureRate,
         maxAttempts: c.maxAttempts,
         policy: this.#trainer.currentPolicy(),
+        expectedFamilies: this.started.facts.expectedEvidence.spanFamilies,
       },
       keepGoing,
     );

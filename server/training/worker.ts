@@ -135,6 +135,8 @@ export class TrainerWorker {
     let rollups: RolloutRollup[] = [];
     const keepGoing = () => this.holds(run.id);
     while (session.updates < run.updatesTotal && !session.finished) {
+      // SQLite calls resolve as microtasks: yield to timers and I/O once per update so the process stays responsive.
+      await new Promise((r) => setImmediate(r));
       if (!(await keepGoing())) return this.#release(run.id, session);
       const step = await session.step(keepGoing);
       if (!step) return this.#release(run.id, session);

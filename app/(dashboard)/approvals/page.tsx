@@ -1,14 +1,14 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
-import { EmptyState } from "@/components/ui/empty-state";
+import { ApprovalsPage } from "@/components/approvals/approvals-page";
 
 export const metadata: Metadata = { title: "Approvals" };
 
-export default function ApprovalsPage() {
+export default function Page() {
   return (
     <>
       <PageHeader title="Approvals" description="Signed approvals, rejections and rollbacks, with what each changed." />
-      <EmptyState title="No approvals yet" />
+      <ApprovalsPage />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { createTRPCRouter } from "@/server/trpc";
 import { getCandidateRoute } from "./get-candidate";
 import { listCandidatesRoute } from "./list-candidates";
+import { requestGateRunRoute } from "./request-gate-run";
 
-export const candidatesRouter = createTRPCRouter({ list: listCandidatesRoute, get: getCandidateRoute });
+export const candidatesRouter = createTRPCRouter({ list: listCandidatesRoute, get: getCandidateRoute, requestGateRun: requestGateRunRoute });

@@ -84,6 +84,7 @@ describeEachDialect("evaluations and A/B tests over tRPC", (dialect) => {
     expect((bad as TRPCError).message).toBe("b.config: batchSize: batchSize must be ≥ 1");
     await expect(callerAs(database, "trainer").evaluations.startAbTest({ a: DEFAULT, b: { ...DEFAULT, name: "pd", family: "pattern-discovery" } })).rejects.toThrow(/^b\.family: pattern-discovery makes a task-clusters, not a policy/);
     await expect(callerAs(database, "trainer").evaluations.start({ subject: { kind: "resource", resourcesId: "rs-none", version: 1 }, protocols: ["k-fold"] })).rejects.toThrow(/^protocols: k-fold trains the family/);
+    await expect(callerAs(database, "trainer").evaluations.start({ subject: { kind: "family", family: "ppo" }, protocols: ["temporal"] })).rejects.toThrow(/^protocols: temporal scores imitation of held-out demonstrations: ppo does not learn from them/);
     await expect(callerAs(database, "trainer").evaluations.start({ subject: { kind: "resource", resourcesId: "rs-none", version: 1 }, protocols: ["held-out"] })).rejects.toThrow(/no resources rs-none version 1/);
     await expect(callerAs(database, "viewer").evaluations.get({ id: "ev-missing" })).rejects.toThrow(/no evaluation or A\/B test ev-missing/);
   });

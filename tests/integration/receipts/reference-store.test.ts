@@ -100,4 +100,17 @@ describeEachDialect("the reference through the store", (dialect) => {
     expect(after.report!.verdict).toBe("QUARANTINED");
     expect(after.report!.freshness.stale.map((s) => s.check)).toEqual(expect.arrayContaining([1, 4, 5]));
   });
+
+  // Last: it removes the data layer's protection to show the verification (and its per-process cache) still
+  // catches an edited stage.
+  it("detects a sealed stage edited behind the triggers' back, even after the chain was verified once", async () => {
+    const id = idOf("C");
+    expect((await gateReport(database, id, REFERENCE_NOW)).verification.ok).toBe(true);
+    const drop = dialect === "sqlite" ? "DROP TRIGGER receipt_links_no_update" : "DROP TRIGGER receipt_links_no_update_delete ON receipt_links";
+    await database.db.$executeRawUnsafe(drop);
+    await database.db.$executeRawUnsafe(`UPDATE receipt_links SET content = replace(content, '"passed":false', '"passed":true') WHERE candidate_id = '${id}' AND kind = 'stage3'`);
+    const after = await gateReport(database, id, REFERENCE_NOW);
+    expect(after.verification.ok).toBe(false);
+    expect(after.report).toBeNull();
+  });
 });

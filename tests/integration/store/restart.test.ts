@@ -52,7 +52,8 @@ describe("store restart", () => {
       }
     };
     const writers = Array.from({ length: 4 }, (_, w) => writer(w));
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Kill once enough spans are acknowledged (time-based waits under-fill on a loaded machine).
+    for (const until = Date.now() + 30_000; acked.length < 60 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
     const exited = new Promise((r) => child!.once("exit", r));
     child.kill("SIGKILL");
     killed = true;

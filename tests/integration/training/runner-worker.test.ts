@@ -84,4 +84,19 @@ describeEachDialect("runners and the trainer worker over real HTTP", (dialect) =
     expect(coverage.status).toBe("unavailable");
     expect(coverage.ratio).toBeNull();
   }, 120_000);
+
+  it("a continual run subscribed to the gate pauses itself, with the reason, when retry debt crosses its bound", async () => {
+    const run = await startRun(s.database, s.store, ppoRun({ continual: true, candidateEvery: 2, updates: 8, retryBudget: 0, config: { episodesPerUpdate: 10, toolFailureRate: 0.3, maxAttempts: 3 } }), STARTER);
+    const runners = startRunners(s.url, s.keys.runner, 2);
+    await new TrainerWorker(s.database, s.store, { workerId: "w-continual", pollMs: 20 }).runOne();
+    await runners.stop();
+    const paused = await s.database.db.trainingRun.findUniqueOrThrow({ where: { id: run.id } });
+    expect(paused).toMatchObject({ status: "paused", updatesDone: 2, workerId: null });
+    expect(paused.statusReason).toMatch(/^stop condition: Retry debt \d+ crossed its bound of 0\./);
+    // It published the window's candidate first, and checkpointed where it stopped.
+    expect(await s.database.db.candidate.count({ where: { trainingRunId: run.id } })).toBe(1);
+    expect((await s.database.db.trainingCheckpoint.findFirstOrThrow({ where: { runId: run.id }, orderBy: { update: "desc" } })).update).toBe(2);
+    const event = await s.database.db.trainingEvent.findFirstOrThrow({ where: { runId: run.id, kind: "paused" } });
+    expect(JSON.parse(event.data!).reasons.map((r: { condition: string }) => r.condition)).toContain("retry_debt_over_bound");
+  }, 120_000);
 });

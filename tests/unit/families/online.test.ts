@@ -67,7 +67,7 @@ describe("online learning from single interactions' feedback", () => {
     expect(decideAfterUpdate({ accepted: a, candidate: b, before: 0.5, after: 0.49, tolerance: 0.02, metric: "m" })).toMatchObject({ action: "new-candidate", candidate: b, parent: a });
   });
 
-  it("every option changes what is computed; its candidate carries a complete stage-1 receipt", async () => {
+  it("every option changes what is computed; its candidate carries a complete stage-1 receipt", { timeout: 120_000 }, async () => {
     const raters = [{ id: "lead", credibility: 0.9, judge: "honest" as const }];
     const digest = async (config: unknown) => (await online(raters, { feedbackPerUpdate: 50, ...(config as object) })).candidate.digest;
     const base = await digest({});

@@ -1,0 +1,20 @@
+import type { Metadata } from "next";
+import { PageHeader } from "@/components/ui/page-header";
+import { NotAllowed } from "@/components/auth/not-allowed";
+import { RunDetail } from "@/components/training/run-detail";
+import { actorCan } from "@/server/auth/actor";
+import { requireActor } from "@/app/current-actor";
+
+export const metadata: Metadata = { title: "Training run" };
+
+export default async function RunPage({ params }: { params: Promise<{ runId: string }> }) {
+  const actor = await requireActor();
+  if (!actorCan(actor, "dashboard:read")) return <NotAllowed scope="dashboard:read" />;
+  const { runId } = await params;
+  return (
+    <>
+      <PageHeader eyebrow="Training run" title={runId} />
+      <RunDetail runId={runId} />
+    </>
+  );
+}

@@ -1,0 +1,94 @@
+"use client";
+
+// One candidate, next to its exact parent: the decision and its reason first, then what it rests on.
+import { useQuery } from "@tanstack/react-query";
+import { ApprovalPanel } from "@/components/approvals/approval-panel";
+import { useTRPC } from "@/components/trpc/react";
+import { Card } from "@/components/ui/card";
+import { CopyId } from "@/components/ui/copy-id";
+import { EmptyState } from "@/components/ui/empty-state";
+import { timestamp } from "@/components/ui/format";
+import { CanaryCard, RollbackCard } from "./canary-card";
+import { ProtectedCasesCard } from "./cases-card";
+import { ChecksCard } from "./checks-card";
+import { CoverageCard, RetryDebtCard, RewardCard } from "./evidence-cards";
+import { DecisionBanner, FreshnessBanner, LineageCard } from "./candidate-header";
+import type { CandidateDetail } from "./types";
+
+function ReceiptChain({ detail }: { detail: CandidateDetail }) {
+  return (
+    <Card title="Receipt" description={detail.verification.ok ? "Every sealed link verifies against the head kept apart." : "The chain FAILS verification: nothing here is judged."}>
+      <ol className="space-y-1 text-sm" data-testid="receipt-chain">
+        {detail.links.map((l) => (
+          <li key={l.index} className="flex flex-wrap items-center gap-2">
+            <span className="w-28 font-medium text-ink">
+              {l.index}. {l.kind}
+            </span>
+            <CopyId value={l.digest} short={20} />
+            <span className="text-xs text-ink-3">{timestamp(new Date(l.sealedAt))}</span>
+          </li>
+        ))}
+      </ol>
+      <a className="mt-3 inline-block text-xs text-accent hover:underline" href={`/v1/receipts/${detail.summary.id}`}>
+        Download as a DSSE-signed in-toto statement
+      </a>
+    </Card>
+  );
+}
+
+/** The signed approve / reject / rollback panel (components/approvals), then the decisions sealed on this receipt. */
+function ApprovalSlot({ detail }: { detail: CandidateDetail }) {
+  return (
+    <div className="space-y-4" data-testid="approval-slot" data-candidate={detail.summary.id} data-head={detail.summary.head ?? ""}>
+      <ApprovalPanel candidateId={detail.summary.id} />
+      <Card title="Decisions on this receipt" description="Each is a sealed link naming the stage it decided on.">
+        {detail.approvals.length === 0 ? (
+          <p className="text-sm text-ink-3">No approval recorded for this receipt.</p>
+        ) : (
+          <ul className="space-y-1 text-sm" data-testid="receipt-decisions">
+            {detail.approvals.map((a, i) => (
+              <li key={i}>
+                <b>{a.decision}</b> {a.step} step by {a.actor.id} ({a.actor.roles.join(", ")}) · {timestamp(new Date(a.at))}
+                {a.comment && <span className="text-ink-3"> — {a.comment}</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+export function CandidateView({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const q = useQuery(trpc.candidates.get.queryOptions({ id }));
+  if (q.error) return <EmptyState title="Cannot show this candidate">{q.error.message}</EmptyState>;
+  if (!q.data) return <p className="text-sm text-ink-3">Loading…</p>;
+  const detail = q.data;
+  const { report } = detail;
+  return (
+    <div className="space-y-4">
+      <DecisionBanner detail={detail} />
+      <FreshnessBanner detail={detail} />
+      <LineageCard detail={detail} />
+      {report ? (
+        <>
+          <ChecksCard title="The seven checks" checks={report.checks} testId="checks" />
+          {report.canaryStageChecks && <ChecksCard title="Checks 6–7 on the bounded canary's own receipt" checks={report.canaryStageChecks} testId="canary-stage-checks" />}
+          <div className="grid gap-4 lg:grid-cols-2">
+            <RewardCard evidence={report.evidence} />
+            <CoverageCard evidence={report.evidence} />
+            <RetryDebtCard evidence={report.evidence} />
+            <ProtectedCasesCard evidence={report.evidence} />
+            <CanaryCard stage3={detail.stage3} evidence={report.evidence} />
+            <RollbackCard stage3={detail.stage3} />
+          </div>
+        </>
+      ) : (
+        <EmptyState title="Not judged">{detail.summary.sentence}</EmptyState>
+      )}
+      <ApprovalSlot detail={detail} />
+      <ReceiptChain detail={detail} />
+    </div>
+  );
+}

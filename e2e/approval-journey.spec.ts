@@ -1,0 +1,128 @@
+// The approval journey in Chromium with a virtual WebAuthn authenticator (CDP), on its own server and
+// database (the journey bumps the evaluator, which would make every other spec's reference stale):
+// a trainer sees the button disabled with the reason; a release approver registers a passkey, opens
+// candidate A of the reference and starts to approve; a policy owner publishes a new evaluator meanwhile →
+// the signed click is refused, nothing moves, and the button names the stale check; after the gate re-runs
+// the approver approves; the evaluator changes again and the approver still rolls back.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { signInAs } from "./helpers/auth";
+
+const PORT = Number(process.env.E2E_PORT ?? 3210) + 2;
+const BASE = `http://localhost:${PORT}`;
+const DB = "file:./.tmp/e2e-journey/lightgate.db";
+const SHOTS = ".tmp/screens/approvals";
+
+let server: ChildProcess | null = null;
+let candidateA = "";
+
+function seed(...args: string[]): Record<string, string> {
+  const out = execFileSync("npx", ["tsx", "e2e/helpers/reference-seed.ts", ...args], { env: { ...process.env, DATABASE_URL: DB }, encoding: "utf8" });
+  return JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, string>;
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  fs.rmSync(".tmp/e2e-journey", { recursive: true, force: true });
+  fs.mkdirSync(".tmp/e2e-journey", { recursive: true });
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const env = { ...process.env, PORT: String(PORT), HOSTNAME: "127.0.0.1", DATABASE_URL: DB, LIGHTGATE_DEMO: "0", LIGHTGATE_DEMO_USERS: "1", LIGHTGATE_SIGNIN_ATTEMPTS_PER_MINUTE: "1000", LIGHTGATE_ORIGIN: BASE, NEXT_TELEMETRY_DISABLED: "1" };
+  server = spawn("npx", ["tsx", "scripts/start.ts"], { env, stdio: ["ignore", fs.openSync(".tmp/e2e-journey/server.log", "w"), fs.openSync(".tmp/e2e-journey/server.err", "w")], detached: true });
+  for (let i = 0; i < 200; i++) {
+    const ok = await fetch(`${BASE}/api/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  candidateA = seed("seed").A!;
+});
+
+test.afterAll(() => {
+  if (server?.pid) process.kill(-server.pid, "SIGTERM");
+});
+
+async function addVirtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+}
+
+/** A policy owner publishes a new evaluator version through the API, in a context of their own. */
+async function bumpEvaluator(browser: Browser, version: string) {
+  const context = await browser.newContext({ baseURL: BASE });
+  const page = await context.newPage();
+  await signInAs(page, "policy_owner", BASE);
+  const res = await page.request.post(`${BASE}/api/trpc/registries.publish`, {
+    headers: { origin: BASE, "content-type": "application/json" },
+    data: { json: { kind: "evaluator", name: "support-desk-evaluator", agent: "support-desk", version, body: { evaluator: "support-desk", version: Number(version) } } },
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+  await context.close();
+}
+
+const shot = (page: Page, name: string) => page.getByTestId("approval-panel").screenshot({ path: `${SHOTS}/${name}.png` });
+
+test("a trainer sees the approve button disabled, with the reason", async ({ page }) => {
+  await signInAs(page, "trainer", BASE);
+  await page.goto(`${BASE}/candidates/${candidateA}`);
+  await expect(page.getByTestId("approve-button")).toBeDisabled();
+  await expect(page.getByTestId("approve-disabled-reason")).toContainText('do not hold "approval:canary"');
+  await shot(page, "1-trainer-disabled");
+});
+
+test("the approver signs; a stale click is refused; after a re-run the approval commits; rollback while stale", async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  await addVirtualAuthenticator(page);
+  await signInAs(page, "release_approver", BASE);
+  await page.goto(`${BASE}/settings/security`);
+  await page.getByLabel("Name").fill("Laptop");
+  await page.getByRole("button", { name: "Add passkey" }).click();
+  await expect(page.getByTestId("passkey-outcome")).toContainText("registered");
+
+  // page load: the button is enabled; the confirmation names pointer from → to, scope and canary boundary
+  await page.goto(`${BASE}/candidates/${candidateA}`);
+  await expect(page.getByTestId("approve-button")).toBeEnabled();
+  await page.getByTestId("approve-button").click();
+  await expect(page.getByTestId("confirm-pointer")).toContainText("canary: nothing yet → rs-");
+  await expect(page.getByTestId("approve-confirm")).toContainText("approval:canary for support-desk");
+  await expect(page.getByTestId("confirm-boundary")).toContainText("≤ 20 tasks");
+  await shot(page, "2-confirm");
+
+  // meanwhile a policy owner publishes evaluator v4; the click is refused and names the stale check
+  await bumpEvaluator(browser, "4");
+  await page.getByTestId("sign-approve").click();
+  await expect(page.getByTestId("approve-outcome")).toContainText(/Not approved: .*checks 1, 4 and 5 are stale \(evaluator changed/);
+  await expect(page.getByTestId("approve-button")).toBeDisabled();
+  await expect(page.getByTestId("approve-disabled-reason")).toContainText("checks 1, 4 and 5 are stale");
+  await shot(page, "3-stale-refused");
+
+  // the gate re-runs against evaluator v4: the approver approves
+  seed("rerun", candidateA);
+  await page.reload();
+  await expect(page.getByTestId("approve-button")).toBeEnabled();
+  await page.getByTestId("approve-button").click();
+  await page.getByTestId("sign-approve").click();
+  await expect(page.getByTestId("approve-outcome")).toContainText("Signed and committed");
+  await expect(page.getByTestId("approval-panel")).toContainText("PROMOTE TO BOUNDED CANARY");
+  await shot(page, "4-approved");
+
+  // evaluator v5: the evidence is stale again, and rollback is still allowed
+  await bumpEvaluator(browser, "5");
+  await page.reload();
+  await expect(page.getByTestId("stale-checks")).toContainText("check 4");
+  const rollback = page.getByTestId("rollback-canary");
+  await rollback.getByLabel("Reason (required, signed)").fill("evaluator v5 disagrees with the canary");
+  await rollback.getByRole("button", { name: /roll back/ }).click();
+  await expect(page.getByTestId("rollback-outcome")).toContainText("Rolled back");
+  await shot(page, "5-rolled-back");
+
+  await page.goto(`${BASE}/approvals`);
+  const rows = page.getByTestId("decision-row");
+  await expect(rows.first()).toContainText("rollback");
+  await expect(page.getByText("Refused: Evidence went stale")).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/6-approvals-page.png`, fullPage: true });
+});

@@ -1,0 +1,34 @@
+// For e2e journeys, run with DATABASE_URL of the e2e server:
+//   npx tsx e2e/helpers/reference-seed.ts seed          → seeds reference candidate A without its approval; prints {"A": "<id>"}
+//   npx tsx e2e/helpers/reference-seed.ts rerun <id>    → the gate re-runs: a new stage 3 against the versions in force
+import { openDatabase } from "@/server/db/client";
+import { resolveDbTarget } from "@/server/db/config";
+import { loadReceipt, sealLink } from "@/server/receipts/links";
+import { seedReferenceDemo } from "@/server/receipts/reference-demo";
+import { gateReport } from "@/server/receipts/report";
+
+async function main() {
+  const [command, id] = process.argv.slice(2);
+  const database = await openDatabase(resolveDbTarget(process.env.DATABASE_URL));
+  try {
+    if (command === "seed") {
+      const seeded = await seedReferenceDemo(database, { only: ["A"], withoutApproval: ["A"], now: new Date() });
+      process.stdout.write(`${JSON.stringify({ A: seeded[0]!.candidateId })}\n`);
+    } else if (command === "rerun" && id) {
+      const stored = await gateReport(database, id);
+      const stage3 = (await loadReceipt(database, id)).receipt!.stage3!;
+      await sealLink(database, id, "stage3", { ...stage3, computedAt: new Date().toISOString(), versions: stored.versions });
+      process.stdout.write(`${JSON.stringify({ rerun: id })}\n`);
+    } else throw new Error("usage: reference-seed.ts seed | rerun <candidateId>");
+  } finally {
+    await database.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,226 @@
+// The signed approval. begin: the payload to show and sign (challenge = its digest). finish: in ONE
+// transaction — verify the signature and spend its nonce, re-read the receipt and the versions in force,
+// re-run the gate (freshness at the moment of approval), check role, separation of duties and the bot's
+// policy, then seal the approval link, move the pointer and write the audit row. If anything went stale
+// since the page loaded, nothing moves: the refusal (naming the stale check) is what commits.
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
+import { STEP_LABELS, STEP_POINTERS } from "@/lib/approvals/availability";
+import type { Actor } from "@/server/auth/actor";
+import { beginBotSignature, verifyBotSignature } from "@/server/auth/bot-keys";
+import { beginSignature, verifySignature, type SignedPayload } from "@/server/auth/signing";
+import { appendAudit, AUDIT_LOCK } from "@/server/audit/audit-log";
+import { movePointer, pointerLock, readPointer } from "@/server/candidates/pointers";
+import type { Database, Tx } from "@/server/db/client";
+import { badInput, DomainError } from "@/server/errors";
+import { evaluateGate } from "@/server/gate/gate";
+import { decideDefaultMove } from "@/server/gate/pointers";
+import { checkAuthority } from "@/server/gate/receipt/approval";
+import { receiptView } from "@/server/gate/receipt/view";
+import { botPolicyViolations, readBotPolicy } from "./bot-policy";
+import { APPROVAL_PURPOSE, approvalPayloadData, ZApprovalPayloadData, type ApprovalPayloadData } from "./payload";
+import { recordDecision } from "./record";
+import { receiptSigningKey, type ReceiptKey } from "@/server/receipts/signing-key";
+import { actorRefFor, approvalAvailability, approvalSnapshot, viewerOf, type ApprovalSnapshot } from "./snapshot";
+import { buildDecisionStatement, signDecisionStatement } from "./statement";
+import type { ReceiptSource } from "./source";
+
+export type ApprovalOpts = { source: ReceiptSource; now?: Date };
+type Refusal = { reason: string; code: "FORBIDDEN" | "PRECONDITION_FAILED" | "CONFLICT"; field: string };
+
+/** Why `actor` may not approve what `snap` shows (null: may). The same rules at page load and at commit. */
+async function refusalOf(tx: Database["db"] | Tx, snap: ApprovalSnapshot, actor: Actor): Promise<Refusal | null> {
+  const availability = approvalAvailability(snap.situation, viewerOf(actor));
+  if (!availability.enabled) {
+    const code = snap.situation.stale.length || snap.situation.decided || snap.report.verdict !== "READY FOR APPROVAL" ? "PRECONDITION_FAILED" : "FORBIDDEN";
+    return { reason: availability.reason, code, field: snap.situation.stale.length ? "receipt" : "step" };
+  }
+  const { stage1 } = snap.receipt;
+  const authority = checkAuthority(actorRefFor(actor, snap.state.candidate.agent), snap.step, stage1.approvers[snap.step], stage1.declaredBy);
+  if (!authority.authorized) return { reason: authority.reason, code: "FORBIDDEN", field: "step" };
+  if (actor.kind === "service") {
+    const violations = botPolicyViolations(await readBotPolicy(tx, actor.id), {
+      botId: actor.id,
+      agent: snap.state.candidate.agent,
+      verdict: snap.report.verdict,
+      step: snap.step,
+      boundary: stage1.expectedEvidence.canaryBoundary,
+    });
+    if (violations.length) return { reason: violations.join("; "), code: "FORBIDDEN", field: "policy" };
+  }
+  if (!snap.target) return { reason: `there is nothing to approve for the ${snap.step} step yet`, code: "PRECONDITION_FAILED", field: "step" };
+  return null;
+}
+
+export type BeginApprovalInput = { agent: string; candidateId: string; step: "canary" | "default"; comment?: string };
+
+export async function beginApproval(database: Database, actor: Actor, input: BeginApprovalInput, opts: ApprovalOpts) {
+  const now = opts.now ?? new Date();
+  const snap = await approvalSnapshot(database.db, opts.source, input.candidateId, now);
+  const { agent } = snap.state.candidate;
+  if (agent !== input.agent) throw badInput("agent", `candidate ${input.candidateId} belongs to ${agent}, not ${input.agent}`);
+  if (input.step !== snap.step) throw new DomainError("PRECONDITION_FAILED", `step: the verdict is about the ${snap.step} step, not ${input.step}`, "step");
+  const refusal = await refusalOf(database.db, snap, actor);
+  if (refusal) throw new DomainError(refusal.code, refusal.reason, refusal.field);
+  const data = approvalPayloadData({
+    agent,
+    candidateId: input.candidateId,
+    candidate: snap.candidate,
+    step: snap.step,
+    head: snap.head,
+    approves: snap.target!,
+    report: snap.report,
+    pointer: { kind: STEP_POINTERS[snap.step], from: snap.pointerFrom, to: snap.candidate },
+    boundary: snap.receipt.stage1.expectedEvidence.canaryBoundary,
+    approver: { kind: actor.kind, id: actor.id, name: actor.name, roles: actorRefFor(actor, agent).roles },
+    comment: (input.comment ?? "").trim(),
+  });
+  const body = { purpose: APPROVAL_PURPOSE, data };
+  if (actor.kind === "service") {
+    const { payload, digest, signingInput } = await beginBotSignature(database, actor, body, { now });
+    return { payload, digest, options: null, signingInput, data };
+  }
+  const { payload, digest, options } = await beginSignature(database, actor, body, { now });
+  return { payload, digest, options, signingInput: null, data };
+}
+
+export type FinishApprovalInput = { payload: SignedPayload; response?: AuthenticationResponseJSON; bot?: { keyId: string; signature: string } };
+
+export async function finishApproval(database: Database, actor: Actor, input: FinishApprovalInput, opts: ApprovalOpts) {
+  if (input.payload?.purpose !== APPROVAL_PURPOSE) throw badInput("payload", "not an approval payload");
+  const parsed = ZApprovalPayloadData.safeParse(input.payload.data);
+  if (!parsed.success) throw badInput("payload", `not an approval payload (${parsed.error.issues[0]?.path.join(".")})`);
+  const data = parsed.data;
+  const now = opts.now ?? new Date();
+  // Read (or create) the server key before the transaction: creating it is a write of its own.
+  const key = await receiptSigningKey(database.db);
+  const outcome = await database.transaction(
+    async (tx) => {
+      const signature = await verifyDecisionSignature(tx, actor, input, now);
+      const snap = await approvalSnapshot(tx, opts.source, data.candidateId, now);
+      const refusal = (await refusalOf(tx, snap, actor)) ?? bindingRefusal(snap, data);
+      if (refusal) {
+        await recordDecision(tx, actor, now, {
+          action: "refused",
+          agent: snap.state.candidate.agent,
+          candidateId: data.candidateId,
+          step: data.step,
+          pointerKind: data.pointer.kind,
+          fromDigest: snap.pointerFrom?.digest,
+          toDigest: data.candidate.digest,
+          toResourcesId: data.candidate.resourceId,
+          receiptDigest: snap.head,
+          refusal: refusal.reason,
+          payload: input.payload,
+          signature,
+        });
+        await appendAudit(tx, {
+          actor,
+          action: `approval.${data.step}.refused`,
+          target: { type: "candidate", id: data.candidateId },
+          after: { reason: refusal.reason, receiptDigest: snap.head, signedReceipt: data.receiptDigest, verdict: snap.report.verdict, signature: signature.payloadDigest },
+        });
+        return { ok: false as const, refusal };
+      }
+      return { ok: true as const, ...(await commit(tx, actor, snap, data, input.payload, signature, opts.source, key, now)) };
+    },
+    { locks: [AUDIT_LOCK, pointerLock(data.agent), `receipt:${data.candidateId}`] },
+  );
+  if (!outcome.ok) throw new DomainError(outcome.refusal.code, outcome.refusal.reason, outcome.refusal.field);
+  return outcome;
+}
+
+export function verifyDecisionSignature(tx: Tx, actor: Actor, input: FinishApprovalInput, now: Date) {
+  if (input.payload.signer?.id !== actor.id) throw new DomainError("FORBIDDEN", "payload: issued to another signer", "payload");
+  if (actor.kind === "service") {
+    if (!input.bot) throw badInput("bot", "a release bot sends its keyId and Ed25519 signature");
+    return verifyBotSignature(tx, input.payload, input.bot, { now });
+  }
+  if (!input.response) throw badInput("response", "the passkey's answer is missing");
+  return verifySignature(tx, actor, { payload: input.payload, response: input.response }, { now });
+}
+
+/** The signed payload must still describe the receipt and pointer as they are now. */
+function bindingRefusal(snap: ApprovalSnapshot, data: ApprovalPayloadData): Refusal | null {
+  const { candidate } = snap.state;
+  if (data.agent !== candidate.agent) return { reason: `payload names agent ${data.agent}, the candidate is ${candidate.agent}'s`, code: "CONFLICT", field: "payload" };
+  if (data.step !== snap.step) return { reason: `the verdict is now about the ${snap.step} step`, code: "CONFLICT", field: "step" };
+  if (data.receiptDigest !== snap.head) {
+    return { reason: `the receipt changed since it was loaded (now ${snap.head.slice(0, 19)}…): review it again`, code: "CONFLICT", field: "receipt" };
+  }
+  if (data.approves !== snap.target) return { reason: "the approval names another sealed link than the one now open", code: "CONFLICT", field: "receipt" };
+  if ((data.pointer.from?.digest ?? null) !== (snap.pointerFrom?.digest ?? null)) {
+    const now = snap.pointerFrom?.resourceId ?? "nothing";
+    return { reason: `the ${STEP_LABELS[snap.step]} pointer moved since the page loaded (it now names ${now})`, code: "CONFLICT", field: "pointer" };
+  }
+  return null;
+}
+
+async function commit(
+  tx: Tx,
+  actor: Actor,
+  snap: ApprovalSnapshot,
+  data: ApprovalPayloadData,
+  payload: SignedPayload,
+  signature: Awaited<ReturnType<typeof verifyDecisionSignature>>,
+  source: ReceiptSource,
+  key: ReceiptKey,
+  now: Date,
+) {
+  const { candidate: c, chain, policy, currentVersions } = snap.state;
+  const at = now.toISOString();
+  const approval = { step: snap.step, decision: "approve" as const, actor: actorRefFor(actor, c.agent), approves: snap.target!, at, comment: data.comment };
+  const link = await source.sealApproval(tx, c.id, approval, at);
+  const sealed = [...chain, link];
+  const receipt = receiptView(sealed);
+  let verdict: string;
+  let reason: string;
+  if (snap.step === "canary") {
+    const report = evaluateGate({ receipt, policy, currentVersions, now });
+    if (report.verdict !== "PROMOTE TO BOUNDED CANARY") throw new Error(`after approval the verdict is ${report.verdict}, not PROMOTE TO BOUNDED CANARY`);
+    ({ verdict, sentence: reason } = report);
+  } else {
+    const current = await readPointer(tx, c.agent, "approved_default");
+    const pointers = {
+      agent: c.agent,
+      latestCandidate: null,
+      approvedDefault: current && { resourceId: current.resourcesId, version: current.version, digest: current.digest, receiptDigest: (current.receiptDigest ?? link.digest) as typeof link.digest },
+    };
+    const move = decideDefaultMove({ receipt, receiptHead: link.digest, pointers, policy, currentVersions, now });
+    if (!move.allowed) throw new DomainError("PRECONDITION_FAILED", `the approved default may not move: ${move.reasons.join("; ")}`, "receipt");
+    ({ verdict, sentence: reason } = move.report);
+  }
+  const kind = STEP_POINTERS[snap.step];
+  await movePointer(tx, {
+    agent: c.agent,
+    kind,
+    to: { resourcesId: c.resourcesId, version: c.version, digest: c.digest, candidateId: c.id, receiptDigest: link.digest },
+    actor,
+    reason: `${actor.name} approved the ${STEP_LABELS[snap.step]} step (signed): ${reason}`,
+    at: now,
+  });
+  const statement = buildDecisionStatement({ subject: { name: c.resourcesId, digest: c.digest }, payload, signature, chain: sealed, committedAt: now });
+  const envelope = signDecisionStatement(statement, key.privateKey, key.keyid);
+  const row = await recordDecision(tx, actor, now, {
+    action: "approve",
+    agent: c.agent,
+    candidateId: c.id,
+    step: snap.step,
+    pointerKind: kind,
+    fromDigest: snap.pointerFrom?.digest,
+    toDigest: c.digest,
+    toResourcesId: c.resourcesId,
+    receiptDigest: snap.head,
+    linkDigest: link.digest,
+    comment: data.comment || null,
+    payload,
+    signature,
+    envelope,
+  });
+  await appendAudit(tx, {
+    actor,
+    action: `approval.${snap.step}.approve`,
+    target: { type: "candidate", id: c.id },
+    after: { decisionId: row.id, linkDigest: link.digest, receiptDigest: snap.head, verdict, pointer: kind, signature: signature.payloadDigest },
+  });
+  return { decisionId: row.id, linkDigest: link.digest, verdict, pointer: { kind, from: snap.pointerFrom, to: snap.candidate }, envelope };
+}

@@ -1,0 +1,156 @@
+// Rollback: the approved default (or the canary) goes back to the current candidate's exact parent — the
+// path its receipt's rollback test exercised — or to an earlier approved default. Signed and role-checked
+// (rollback:execute) like an approval, but never blocked by stale evidence: the evidence that made a
+// rollback necessary must not be able to stop it. Pointer history row with the reason, audit row, DSSE.
+import type { Actor } from "@/server/auth/actor";
+import { actorCan } from "@/server/auth/actor";
+import { beginBotSignature } from "@/server/auth/bot-keys";
+import { beginSignature, type SignedPayload } from "@/server/auth/signing";
+import { appendAudit, AUDIT_LOCK } from "@/server/audit/audit-log";
+import { movePointer, pointerLock, readPointer, type PointerKind } from "@/server/candidates/pointers";
+import type { Database, Db, Tx } from "@/server/db/client";
+import { badInput, DomainError } from "@/server/errors";
+import type { Digest } from "@/server/gate/digest";
+import { decideRollback, type PointerMove } from "@/server/gate/pointers";
+import type { ResourceRef } from "@/server/gate/receipt/refs";
+import { receiptView } from "@/server/gate/receipt/view";
+import { verifyDecisionSignature, type ApprovalOpts, type FinishApprovalInput } from "./approve";
+import { ROLLBACK_PURPOSE, ZRollbackPayloadData, type RollbackPayloadData } from "./payload";
+import { recordDecision } from "./record";
+import { receiptSigningKey } from "@/server/receipts/signing-key";
+import { actorRefFor } from "./snapshot";
+import { buildDecisionStatement, signDecisionStatement } from "./statement";
+import type { ReceiptSource } from "./source";
+
+export type RollbackPointer = Extract<PointerKind, "approved_default" | "canary">;
+export type RollbackTarget = { ref: ResourceRef; candidateId: string | null; receiptDigest: Digest | null; why: string };
+export type RollbackOptions = { agent: string; pointer: RollbackPointer; current: ResourceRef | null; targets: RollbackTarget[]; blocked: string | null };
+
+const refOf = (r: { resourcesId: string; version: number; digest: string }): ResourceRef => ({ resourceId: r.resourcesId, version: r.version, digest: r.digest });
+
+/** Where `pointer` may go back to now, and why each target is allowed. */
+export async function rollbackOptions(db: Db | Tx, source: ReceiptSource, agent: string, pointer: RollbackPointer, actor: Actor | null): Promise<RollbackOptions> {
+  const current = await readPointer(db, agent, pointer);
+  const base = { agent, pointer, current: current && refOf(current) };
+  if (!current) return { ...base, targets: [], blocked: `no ${pointer.replace("_", " ")} to roll back` };
+  const rows = await db.pointerMove.findMany({ where: { agent, kind: "approved_default" }, orderBy: [{ at: "asc" }, { id: "asc" }] });
+  const history: PointerMove[] = rows.map((m) => ({
+    agent,
+    pointer: "approved-default",
+    from: m.fromDigest ? { resourceId: m.fromResourcesId!, version: m.fromVersion!, digest: m.fromDigest } : null,
+    to: { resourceId: m.toResourcesId, version: m.toVersion, digest: m.toDigest },
+    by: m.actorId,
+    at: m.at.toISOString(),
+    receiptDigest: m.receiptDigest as Digest | null,
+    reason: m.reason,
+  }));
+  const targets = new Map<string, RollbackTarget>();
+  // The exact parent, when the current candidate's receipt showed routing can return to it.
+  const state = current.candidateId ? await source.load(db, current.candidateId) : null;
+  if (state) {
+    const test = receiptView(state.chain).stage3?.rollbackTest;
+    const parent = state.candidate.parent;
+    if (test?.loaded && test.routedBack && test.parent.digest === parent.digest) {
+      const earlier = history.findLast((m) => m.to.digest === parent.digest);
+      const candidate = await db.candidate.findFirst({ where: { agent, digest: parent.digest }, select: { id: true } });
+      targets.set(parent.digest, { ref: refOf(parent), candidateId: candidate?.id ?? null, receiptDigest: earlier?.receiptDigest ?? null, why: `exact parent; rollback tested in ${test.environment}` });
+    }
+  }
+  // Earlier approved defaults, through the gate core's rollback rule.
+  if (pointer === "approved_default") {
+    const pointers = { agent, latestCandidate: null, approvedDefault: { ...refOf(current), receiptDigest: (current.receiptDigest ?? "") as Digest } };
+    const roles = actor ? actorRefFor(actor, agent) : { id: "anyone", kind: "user" as const, roles: ["release_approver" as const] };
+    for (const m of [...history].reverse()) {
+      if (targets.has(m.to.digest)) continue;
+      const d = decideRollback({ pointers, history, target: m.to, actor: roles, at: new Date().toISOString(), reason: "-" });
+      if (!d.allowed) continue;
+      const candidate = await db.candidate.findFirst({ where: { agent, digest: m.to.digest }, select: { id: true } });
+      targets.set(m.to.digest, { ref: m.to, candidateId: candidate?.id ?? null, receiptDigest: m.receiptDigest, why: `approved default since ${m.at}` });
+    }
+  }
+  targets.delete(current.digest);
+  const list = [...targets.values()];
+  const blocked = actor && !actorCan(actor, "rollback:execute", agent) ? `your roles do not hold "rollback:execute" for ${agent}` : list.length ? null : "no tested exact parent or earlier approved default to return to";
+  return { ...base, targets: list, blocked };
+}
+
+export type BeginRollbackInput = { agent: string; pointer: RollbackPointer; toDigest: string; reason: string };
+
+export async function beginRollback(database: Database, actor: Actor, input: BeginRollbackInput, opts: ApprovalOpts) {
+  const reason = input.reason.trim();
+  if (reason.length < 3) throw badInput("reason", "say why you roll back (at least 3 characters)");
+  const options = await rollbackOptions(database.db, opts.source, input.agent, input.pointer, actor);
+  if (!actorCan(actor, "rollback:execute", input.agent)) throw new DomainError("FORBIDDEN", options.blocked ?? "rollback:execute required");
+  const target = options.targets.find((t) => t.ref.digest === input.toDigest);
+  if (!target) throw new DomainError("PRECONDITION_FAILED", `toDigest: not a tested exact parent or earlier approved default of ${input.agent}`, "toDigest");
+  const data: RollbackPayloadData = {
+    kind: "rollback",
+    agent: input.agent,
+    pointer: { kind: input.pointer, from: options.current, to: target.ref },
+    targetReceipt: target.receiptDigest,
+    reason,
+    approver: { kind: actor.kind, id: actor.id, name: actor.name, roles: actorRefFor(actor, input.agent).roles },
+  };
+  const body = { purpose: ROLLBACK_PURPOSE, data };
+  const now = opts.now ?? new Date();
+  if (actor.kind === "service") {
+    const { payload, digest, signingInput } = await beginBotSignature(database, actor, body, { now });
+    return { payload, digest, options: null, signingInput, data };
+  }
+  const { payload, digest, options: webauthn } = await beginSignature(database, actor, body, { now });
+  return { payload, digest, options: webauthn, signingInput: null, data };
+}
+
+export async function finishRollback(database: Database, actor: Actor, input: FinishApprovalInput, opts: ApprovalOpts) {
+  if (input.payload?.purpose !== ROLLBACK_PURPOSE) throw badInput("payload", "not a rollback payload");
+  const parsed = ZRollbackPayloadData.safeParse(input.payload.data);
+  if (!parsed.success) throw badInput("payload", `not a rollback payload (${parsed.error.issues[0]?.path.join(".")})`);
+  const data = parsed.data;
+  const now = opts.now ?? new Date();
+  const key = await receiptSigningKey(database.db);
+  return database.transaction(
+    async (tx) => {
+      const signature = await verifyDecisionSignature(tx, actor, input, now);
+      if (!actorCan(actor, "rollback:execute", data.agent)) throw new DomainError("FORBIDDEN", `${actor.name} lacks the "rollback:execute" scope for ${data.agent}`);
+      const options = await rollbackOptions(tx, opts.source, data.agent, data.pointer.kind, actor);
+      if ((options.current?.digest ?? null) !== (data.pointer.from?.digest ?? null)) {
+        throw new DomainError("CONFLICT", `pointer: the ${data.pointer.kind.replace("_", " ")} moved since the rollback was prepared; prepare it again`, "pointer");
+      }
+      const target = options.targets.find((t) => t.ref.digest === data.pointer.to.digest);
+      if (!target) throw new DomainError("PRECONDITION_FAILED", "pointer: the target is no longer a tested exact parent or earlier approved default", "pointer");
+      await movePointer(tx, {
+        agent: data.agent,
+        kind: data.pointer.kind,
+        to: { resourcesId: target.ref.resourceId, version: target.ref.version, digest: target.ref.digest, candidateId: target.candidateId, receiptDigest: target.receiptDigest },
+        actor,
+        reason: `rollback (signed) by ${actor.name}: ${data.reason}`,
+        at: now,
+      });
+      const statement = buildDecisionStatement({ subject: { name: target.ref.resourceId, digest: target.ref.digest }, payload: input.payload as SignedPayload, signature, chain: null, committedAt: now });
+      const envelope = signDecisionStatement(statement, key.privateKey, key.keyid);
+      const row = await recordDecision(tx, actor, now, {
+        action: "rollback",
+        agent: data.agent,
+        candidateId: target.candidateId,
+        pointerKind: data.pointer.kind,
+        fromDigest: data.pointer.from?.digest,
+        toDigest: target.ref.digest,
+        toResourcesId: target.ref.resourceId,
+        receiptDigest: target.receiptDigest,
+        comment: data.reason,
+        payload: input.payload,
+        signature,
+        envelope,
+      });
+      await appendAudit(tx, {
+        actor,
+        action: `rollback.${data.pointer.kind}`,
+        target: { type: "pointer", id: `${data.agent}/${data.pointer.kind}` },
+        before: data.pointer.from,
+        after: { decisionId: row.id, to: target.ref, why: target.why, reason: data.reason, signature: signature.payloadDigest },
+      });
+      return { decisionId: row.id, pointer: data.pointer.kind, from: data.pointer.from, to: target.ref, envelope };
+    },
+    { locks: [AUDIT_LOCK, pointerLock(data.agent)] },
+  );
+}

@@ -1,0 +1,65 @@
+// One candidate's approval situation, read on the caller's client (inside the approval's transaction when
+// committing): the sealed receipt, the gate evaluated against the versions in force now, the step waiting,
+// who may never approve it, and the pointer the step would move.
+import { approvalAvailability, staleSentence, STEP_POINTERS, type ApprovalSituation, type Viewer } from "@/lib/approvals/availability";
+import type { Actor } from "@/server/auth/actor";
+import { readPointer } from "@/server/candidates/pointers";
+import type { Db, Tx } from "@/server/db/client";
+import { DomainError } from "@/server/errors";
+import type { Digest } from "@/server/gate/digest";
+import { evaluateGate, type GateReport } from "@/server/gate/gate";
+import { decisionOn } from "@/server/gate/receipt/approval";
+import type { ActorRef, ResourceRef } from "@/server/gate/receipt/refs";
+import { approvalTarget } from "@/server/gate/receipt/seal";
+import { receiptView, type Receipt } from "@/server/gate/receipt/view";
+import { excludedApprovers } from "./duties";
+import type { ReceiptSource, ReceiptState } from "./source";
+
+export type ApprovalSnapshot = {
+  state: ReceiptState;
+  receipt: Receipt;
+  head: Digest;
+  report: GateReport;
+  step: "canary" | "default";
+  /** The sealed link an approval of `step` must name; null while there is nothing to decide on. */
+  target: Digest | null;
+  situation: ApprovalSituation;
+  candidate: ResourceRef;
+  pointerFrom: ResourceRef | null;
+};
+
+export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candidateId: string, now: Date): Promise<ApprovalSnapshot> {
+  const state = await source.load(db, candidateId);
+  if (!state) throw new DomainError("NOT_FOUND", `candidateId: no candidate ${candidateId}`, "candidateId");
+  const { chain, candidate: c } = state;
+  const receipt = receiptView(chain);
+  const report = evaluateGate({ receipt, policy: state.policy, currentVersions: state.currentVersions, now });
+  const step = report.step;
+  const target = approvalTarget(chain, step);
+  const authority = receipt.stage1.approvers[step];
+  const decided = target ? (decisionOn(receipt.approvals, step, target, authority, receipt.stage1.declaredBy).decision?.decision ?? null) : null;
+  const stale = report.freshness.stale.map((s) => ({ check: s.check, sentences: s.reasons.map((r) => r.sentence) }));
+  const excluded = await excludedApprovers(db, c, receipt.stage1);
+  const pointer = await readPointer(db, c.agent, STEP_POINTERS[step]);
+  return {
+    state,
+    receipt,
+    head: chain.at(-1)!.digest,
+    report,
+    step,
+    target,
+    situation: { agent: c.agent, verdict: report.verdict, verdictStep: step, stale, excluded, decided },
+    candidate: { resourceId: c.resourcesId, version: c.version, digest: c.digest },
+    pointerFrom: pointer && { resourceId: pointer.resourcesId, version: pointer.version, digest: pointer.digest },
+  };
+}
+
+/** The actor as the receipt's authority rules see it: only the roles it holds for this agent. */
+export function actorRefFor(actor: Actor, agent: string): ActorRef {
+  const roles = [...new Set(actor.grants.filter((g) => g.agent === null || g.agent === agent).map((g) => g.role))];
+  return { id: actor.id, kind: actor.kind, roles };
+}
+
+export const viewerOf = (actor: Actor | null): Viewer => actor && { id: actor.id, grants: actor.grants };
+
+export { approvalAvailability, staleSentence };

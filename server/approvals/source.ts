@@ -1,0 +1,29 @@
+// Where approvals read a candidate's sealed receipt and the versions in force, and where they append the
+// approval link. Everything runs on the caller's client, so inside the approval's own transaction the
+// receipt, the current versions, the pointer move and the audit row are one atomic unit.
+import type { Db, Tx } from "@/server/db/client";
+import type { GatePolicy } from "@/server/gate/policy";
+import type { LinkContent, SealedLink } from "@/server/gate/receipt/seal";
+import type { VersionSet } from "@/server/gate/versions";
+
+export type CandidateFacts = {
+  id: string;
+  agent: string;
+  resourcesId: string;
+  version: number;
+  digest: string;
+  parent: { resourcesId: string; version: number; digest: string };
+  createdById: string;
+  trainingRunId: string | null;
+};
+
+export type ReceiptState = { candidate: CandidateFacts; chain: SealedLink[]; policy: GatePolicy; currentVersions: VersionSet };
+
+export type ReceiptSource = {
+  /** The candidate, its sealed chain, the promotion policy and the versions in force now; null if unknown. */
+  load(db: Db | Tx, candidateId: string): Promise<ReceiptState | null>;
+  /** Seals an approval link onto the stored chain inside `tx` (which holds the candidate's receipt lock). */
+  sealApproval(tx: Tx, candidateId: string, content: LinkContent<"approval">, sealedAt: string): Promise<SealedLink>;
+  /** Every candidate id of an agent (or all agents) with its verdict-relevant state, newest first. */
+  listCandidateIds(db: Db | Tx, agent?: string): Promise<string[]>;
+};

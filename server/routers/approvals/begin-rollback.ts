@@ -1,0 +1,9 @@
+import { scopedProcedure } from "@/server/trpc";
+import { beginRollback } from "@/server/approvals/rollback";
+import { receiptSource } from "@/server/approvals/db-source";
+import { ZBeginRollbackInput, ZBeginRollbackResponse } from "./begin-rollback.types";
+
+export const beginRollbackRoute = scopedProcedure("rollback:execute", { agentInput: "agent" })
+  .input(ZBeginRollbackInput)
+  .output(ZBeginRollbackResponse)
+  .mutation(({ ctx, input }) => beginRollback(ctx.database, ctx.actor, input, { source: receiptSource }));

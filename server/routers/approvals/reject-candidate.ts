@@ -1,0 +1,9 @@
+import { scopedProcedure } from "@/server/trpc";
+import { rejectCandidate } from "@/server/approvals/reject";
+import { receiptSource } from "@/server/approvals/db-source";
+import { ZRejectCandidateInput, ZRejectCandidateResponse } from "./reject-candidate.types";
+
+export const rejectCandidateRoute = scopedProcedure("approval:reject", { agentInput: "agent" })
+  .input(ZRejectCandidateInput)
+  .output(ZRejectCandidateResponse)
+  .mutation(({ ctx, input }) => rejectCandidate(ctx.database, ctx.actor, input, { source: receiptSource }));

@@ -1,0 +1,4 @@
+import { ZBotPolicy } from "@/server/approvals/bot-policy";
+
+export const ZSetBotPolicyInput = ZBotPolicy;
+export const ZSetBotPolicyResponse = ZBotPolicy;

@@ -1,0 +1,9 @@
+import { createTRPCRouter } from "@/server/trpc";
+import { getRunRoute } from "./get-run";
+import { listRunsRoute } from "./list-runs";
+import { pauseRunRoute } from "./pause-run";
+import { resumeRunRoute } from "./resume-run";
+import { startRunRoute } from "./start-run";
+import { stopRunRoute } from "./stop-run";
+
+export const trainersRouter = createTRPCRouter({ startRun: startRunRoute, pauseRun: pauseRunRoute, resumeRun: resumeRunRoute, stopRun: stopRunRoute, listRuns: listRunsRoute, getRun: getRunRoute });

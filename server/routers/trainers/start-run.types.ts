@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { FAMILY_NAMES } from "@/server/trainers/family";
+
+export const ZStartRunInput = z
+  .object({
+    agent: z.string().min(1, "agent is required").max(100).default("support-desk"),
+    family: z.enum(FAMILY_NAMES, { error: `family must be one of ${FAMILY_NAMES.join(", ")}` }),
+    /** The family's options; validated by the family registry's own zod schema. */
+    config: z.record(z.string(), z.unknown()).default({}),
+    seed: z.string().min(1, "seed is required").max(200).refine((s) => !s.startsWith("held-out"), "seed must not start with held-out (the locked gate's namespace)"),
+    environment: z.string().min(1).default("support-desk"),
+    distribution: z.string().min(1).default("v2"),
+    parent: z.object({ resourcesId: z.string().min(1, "parent.resourcesId is required"), version: z.number().int().min(1, "parent.version must be ≥ 1") }).strict().nullable().optional(),
+    dataSnapshotId: z.string().min(1).nullable().optional(),
+    updates: z.number().int("updates must be a whole number").min(1, "updates must be ≥ 1").max(10_000, "updates must be ≤ 10000"),
+    checkpointEvery: z.number().int().min(1, "checkpointEvery must be ≥ 1").max(1_000).default(5),
+    continual: z.boolean().default(false),
+    candidateEvery: z.number().int().min(1, "candidateEvery must be ≥ 1").nullable().optional(),
+    heldOutCases: z.number().int().min(20, "heldOutCases must be ≥ 20").max(2_000, "heldOutCases must be ≤ 2000").default(200),
+    retryBudget: z.number().int().min(0, "retryBudget must be ≥ 0").default(100),
+  })
+  .strict();
+
+export const ZStartRunOutput = z.object({ id: z.string(), status: z.string() });

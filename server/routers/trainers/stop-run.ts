@@ -1,0 +1,11 @@
+import { changeRunStatus } from "@/server/training/runs";
+import { scopedProcedure } from "@/server/trpc";
+import { ZRunId, ZRunStatusChange } from "./runs.types";
+
+export const stopRunRoute = scopedProcedure("training:run")
+  .input(ZRunId)
+  .output(ZRunStatusChange)
+  .mutation(async ({ ctx, input }) => {
+    const run = await changeRunStatus(ctx.database, input.runId, "stop", ctx.actor);
+    return { id: run.id, status: run.status as "queued", statusReason: run.statusReason };
+  });

@@ -1,0 +1,89 @@
+// Reference candidates for approval tests, held in memory (the DB-backed path has its own test): the spec's candidate A (READY FOR APPROVAL), its sealed receipt,
+// the versions in force (which a test may bump, like a policy owner would), and a passkey-holding approver.
+import type { Authority } from "@/server/gate/receipt/refs";
+import { AGENT, PARENT, POLICY, VERSIONS } from "@/server/gate/reference/common";
+import { REFERENCE_NOW, sealReference } from "@/server/gate/reference/four-candidates";
+import { rawCandidate, REFERENCE_SPECS, type ReferenceName } from "@/server/gate/reference/raw-evidence";
+import { sealStage, type SealedLink } from "@/server/gate/receipt/seal";
+import type { VersionSet } from "@/server/gate/versions";
+import type { ReceiptSource, ReceiptState } from "@/server/approvals/source";
+import { beginPasskeyRegistration, finishPasskeyRegistration } from "@/server/auth/passkeys";
+import { publicOrigin } from "@/server/auth/origin";
+import { makeActor, type Actor } from "@/server/auth/actor";
+import type { Database } from "@/server/db/client";
+import type { RoleGrant } from "@/lib/auth/scopes";
+import { makePerson } from "./auth";
+import { SoftAuthenticator } from "./soft-authenticator";
+
+export { AGENT, PARENT, REFERENCE_NOW };
+
+export type ReferenceWorld = {
+  source: ReceiptSource;
+  /** Adds a reference candidate (without its recorded approval); returns its candidate id. */
+  add(name: ReferenceName, patch?: { declaredBy?: string; createdById?: string; trainingRunId?: string; canaryApprovers?: Authority }): string;
+  chain(candidateId: string): SealedLink[];
+  /** A policy owner publishes a new evaluator version: every receipt judged on the old one goes stale. */
+  bumpEvaluator(): void;
+  versions(): VersionSet;
+};
+
+export function referenceWorld(): ReferenceWorld {
+  const receipts = new Map<string, ReceiptState>();
+  let versions: VersionSet = VERSIONS;
+  let n = 0;
+  return {
+    source: {
+      async load(_db, id) {
+        const s = receipts.get(id);
+        return s ? { ...s, chain: [...s.chain], currentVersions: versions } : null;
+      },
+      async sealApproval(_tx, id, content, sealedAt) {
+        const { chain } = receipts.get(id)!;
+        const link = sealStage(chain, "approval", content, sealedAt);
+        chain.push(link);
+        return link;
+      },
+      async listCandidateIds() {
+        return [...receipts.keys()].reverse();
+      },
+    },
+    add(name, patch = {}) {
+      const raw = rawCandidate(REFERENCE_SPECS[name]);
+      if (patch.declaredBy) raw.stage1 = { ...raw.stage1, declaredBy: patch.declaredBy };
+      if (patch.canaryApprovers) raw.stage1 = { ...raw.stage1, approvers: { ...raw.stage1.approvers, canary: patch.canaryApprovers } };
+      const chain = sealReference(raw, { approve: false });
+      const id = `cand-${name}-${++n}`;
+      receipts.set(id, {
+        candidate: {
+          id,
+          agent: AGENT,
+          resourcesId: raw.candidate.resourceId,
+          version: raw.candidate.version,
+          digest: raw.candidate.digest,
+          parent: { resourcesId: PARENT.resourceId, version: PARENT.version, digest: PARENT.digest },
+          createdById: patch.createdById ?? raw.stage1.declaredBy,
+          trainingRunId: patch.trainingRunId ?? null,
+        },
+        chain,
+        policy: POLICY,
+        currentVersions: versions,
+      });
+      return id;
+    },
+    chain: (id) => [...receipts.get(id)!.chain],
+    bumpEvaluator() {
+      versions = { ...versions, evaluator: `${versions.evaluator}+1` };
+    },
+    versions: () => versions,
+  };
+}
+
+/** A person with the given grants and one registered software passkey. */
+export async function personWithPasskey(database: Database, grants: RoleGrant[], name: string): Promise<{ actor: Actor; key: SoftAuthenticator }> {
+  const person = await makePerson(database, grants, name);
+  const actor = makeActor("user", person.id, person.name, grants, { email: person.email });
+  const key = new SoftAuthenticator(publicOrigin().origin);
+  const { nonce, options } = await beginPasskeyRegistration(database, actor);
+  await finishPasskeyRegistration(database, actor, { nonce, name: "Laptop", response: key.register(options) });
+  return { actor, key };
+}
