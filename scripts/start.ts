@@ -105,7 +105,7 @@ async function main() {
         const url = `http://${shownHost}:${env.PORT}`;
         const helperEnv = { ...childEnv, LIGHTGATE_PARENT_PID: String(process.pid), LIGHTGATE_RUNNER_KEY: demo.runnerKey };
         const quiet = process.env.LIGHTGATE_VERBOSE ? [] : ["--quiet"];
-        children.push(spawnHelper("scripts/worker.ts", ["--id", "demo-trainer", ...quiet], helperEnv));
+        children.push(spawnHelper("scripts/worker.ts", ["--id", "demo-trainer", "--gates", ...quiet], helperEnv));
         for (const i of [1, 2]) children.push(spawnHelper("scripts/runner.ts", ["--url", url, "--id", `demo-runner-${i}`, ...quiet], helperEnv));
         console.log(`  Demo: a continual PPO run is training on the support desk — watch it at ${signInOrigin}/training/${demo.runId}\n`);
       }
@@ -134,8 +134,7 @@ async function prepareDemo(target: DbTarget): Promise<{ runnerKey: string; runId
   const database = await openDatabase(target);
   try {
     await seedReferenceDemo(database);
-    // HOOK(gateint): when the gate worker (runPendingGates) lands on main, spawn it here next to the trainer
-    // worker so the demo run's candidates get their stage 2/3 and verdict without anyone pressing "run gate".
+    // The demo run's candidates reach the gate on their own: the worker runs with --gates (runPendingGates).
     return { runnerKey: await demoRunnerKey(database), runId: await ensureDemoRun(database) };
   } finally {
     await database.close();

@@ -1,6 +1,7 @@
 // The trainer worker process: claims training runs from the database and executes them; PPO and
 // Q-learning runs enqueue rollouts into the store, which runner processes (scripts/runner.ts) execute.
-//   DATABASE_URL=… npx tsx scripts/worker.ts [--id trainer-1] [--lease-ms 15000]
+//   DATABASE_URL=… npx tsx scripts/worker.ts [--id trainer-1] [--lease-ms 15000] [--gates]
+// --gates also runs queued gate runs (runPendingGates) every 2 s, e.g. those continual runs request.
 // Several workers may run against one database; a run whose worker dies is picked up again when its
 // lease runs out and continues from its last checkpoint.
 import { parseArgs } from "node:util";
@@ -8,6 +9,7 @@ import { getDatabase } from "../server/db/client";
 import { storeFor } from "../server/store";
 import { TrainerWorker } from "../server/training/worker";
 import { stopSignal } from "../server/process/lifecycle";
+import { runPendingGates } from "../server/receipts/gate-queue";
 
 const { values } = parseArgs({
   options: {
@@ -15,6 +17,7 @@ const { values } = parseArgs({
     "lease-ms": { type: "string", default: process.env.LIGHTGATE_WORKER_LEASE_MS ?? "15000" },
     "poll-ms": { type: "string", default: "500" },
     quiet: { type: "boolean", default: false },
+    gates: { type: "boolean", default: false },
   },
 });
 
@@ -25,7 +28,18 @@ const worker = new TrainerWorker(database, storeFor(database), {
   pollMs: Number(values["poll-ms"]),
   log: values.quiet ? undefined : (line) => console.log(`[worker] ${line}`),
 });
-console.log(`trainer worker ${worker.workerId}: waiting for training runs`);
-await worker.run(stopSignal(`trainer worker ${worker.workerId}`));
+console.log(`trainer worker ${worker.workerId}: waiting for training runs${values.gates ? " (and gate runs)" : ""}`);
+const signal = stopSignal(`trainer worker ${worker.workerId}`);
+const gates = values.gates
+  ? (async () => {
+      while (!signal.aborted) {
+        for (const g of await runPendingGates(database, { limit: 5 }).catch((e: Error) => (console.error(`gate worker: ${e.message}`), []))) {
+          if (!values.quiet) console.log(`[gates] ${g.candidateId}: ${g.status} ${g.detail.slice(0, 200)}`);
+        }
+        await new Promise((r) => setTimeout(r, 2_000));
+      }
+    })()
+  : Promise.resolve();
+await Promise.all([worker.run(signal), gates]);
 await database.close();
 process.exit(0);

@@ -4,13 +4,14 @@
 // (numbers, switches, text; nested settings as JSON) and checked against the family's own zod schema as you
 // type, each problem shown at its field. Then the exact parent (or the untrained policy), the training
 // snapshot when the family reads one, the seed and the length. Disabled, with the reason, without training:run.
-import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { useMemo, useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/react";
 import { useCan } from "@/components/auth/me-provider";
 import { Card } from "@/components/ui/card";
 import { Alert, Button, Field, Select, TextInput } from "@/components/ui/form";
+import { useDebounced } from "@/components/ui/use-debounced";
 
 type FieldValue = string | boolean;
 type Kind = "number" | "boolean" | "text" | "nullable" | "json";
@@ -41,15 +42,6 @@ function buildConfig(defaults: Record<string, unknown>, values: Record<string, F
     } else if (raw !== "") config[k] = raw;
   }
   return { config, bad: null };
-}
-
-function useDebounced<T>(value: T, ms = 300): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
 }
 
 export function StartRunForm() {

@@ -26,6 +26,10 @@ export type StoreCollectRequest = {
   toolFailureRate: number;
   maxAttempts: number;
   policy: Policy;
+  /** Run the episodes against these already-published resources instead of publishing `policy`. */
+  resourcesId?: string;
+  /** "train" for learning batches; "val" for a candidate's validation rollouts (the gate's stage 2). */
+  mode?: "train" | "val";
   /** Span families every succeeded rollout must show (stage 1's expected evidence). */
   expectedFamilies: readonly string[];
 };
@@ -56,19 +60,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * was paused or stopped, or the lease was lost) the unfinished rollouts are cancelled and null is returned.
  */
 export async function collectThroughStore(store: LightningStore, req: StoreCollectRequest, keepGoing: () => Promise<boolean>, pollMs = 100): Promise<StoreBatch | null> {
-  const published = await store.addResources({ [POLICY_RESOURCE_NAME]: toPolicyResource(req.policy) as unknown as Record<string, never> });
+  const published = req.resourcesId ? { resources_id: req.resourcesId } : await store.addResources({ [POLICY_RESOURCE_NAME]: toPolicyResource(req.policy) as unknown as Record<string, never> });
+  const mode = req.mode ?? "train";
   const inputs = Array.from({ length: req.episodes }, (_, e) => {
     const input: EpisodeInput = {
       kind: "lightgate.episode",
       environment: req.environment,
       distribution: req.distribution,
-      task_seed: trainingTaskSeed(req.seed, req.update, e),
+      task_seed: mode === "train" ? trainingTaskSeed(req.seed, req.update, e) : `${req.seed}/val/${req.update}/${e}`,
       options: { toolFailureRate: req.toolFailureRate },
       policy_resource: POLICY_RESOURCE_NAME,
     };
     return {
       input,
-      mode: "train" as const,
+      mode,
       resources_id: published.resources_id,
       // Failed, hung and silent attempts are retried up to max_attempts; the store records why.
       config: { max_attempts: req.maxAttempts, retry_condition: ["failed", "timeout", "unresponsive"] as ("failed" | "timeout" | "unresponsive")[], timeout_seconds: 300, unresponsive_seconds: 60 },

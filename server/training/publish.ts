@@ -14,13 +14,15 @@ import { stage1Receipt, type Stage1Facts } from "@/server/trainers/stage1";
 import { APP_VERSION } from "@/server/version";
 import type { ParentRef } from "./context";
 
-export const candidatesResourcesId = (runId: string) => `${runId}-candidates`;
+/** Each candidate under its own resources id, so the rollouts that ran it (its stage 2) are exactly its own. */
+export const candidateResourcesId = (runId: string, update: number) => `${runId}-u${update}`;
 
 /** The NamedResources key a candidate is published under (runners read policies from "policy"). */
 export const entryName = (resourceType: string) => (resourceType === "lightgate_policy" ? "policy" : resourceType);
 
 export type PublishInput = {
   run: { id: string; agent: string; environment: string; startedById: string };
+  update: number;
   facts: Stage1Facts;
   candidate: CandidateResource;
   parent: ParentRef;
@@ -34,7 +36,7 @@ export function evaluatorFor(environment: string, heldOut: HeldOutSet) {
 }
 
 export async function publishCandidate(database: Database, store: LightningStore, input: PublishInput) {
-  const resourcesId = candidatesResourcesId(input.run.id);
+  const resourcesId = candidateResourcesId(input.run.id, input.update);
   const update = await store.updateResources(resourcesId, { [entryName(input.candidate.resource_type)]: input.candidate as unknown as Record<string, never> });
   const pinned = await store.resourcesVersion(resourcesId, update.version);
   if (!pinned) throw new Error(`${resourcesId} v${update.version} vanished right after it was written`);

@@ -14,7 +14,12 @@ import { evaluatePolicy, type Evaluation } from "@/server/trainers/evaluate";
 import type { FamilyName } from "@/server/trainers/family";
 import type { Policy } from "@/server/trainers/policy";
 import { resolveRunContext, type RunContext } from "./context";
+import { requestGateRun } from "@/server/receipts/gate-queue";
+import { collectThroughStore } from "./collect";
 import { publishCandidate } from "./publish";
+
+/** Validation rollouts each candidate of a continual run gets before its gate run. */
+const VALIDATION_EPISODES = 16;
 import { evaluateCandidate, openSession, STORE_COLLECTED, type RunSession } from "./session";
 import { evidenceWindow, judgeWindows, protectedRegressions } from "./stop";
 
@@ -179,8 +184,18 @@ export class TrainerWorker {
   }
 
   async #publish(run: RunRow, session: RunSession, ctx: RunContext) {
-    const published = await publishCandidate(this.database, this.store, { run, facts: session.facts, candidate: session.candidate(), parent: ctx.parentRef, heldOut: ctx.heldOut, actor: this.#actor });
+    const published = await publishCandidate(this.database, this.store, { run, update: session.updates, facts: session.facts, candidate: session.candidate(), parent: ctx.parentRef, heldOut: ctx.heldOut, actor: this.#actor });
     await this.#event(run.id, "candidate", `candidate ${published.candidateId} (${published.resourcesId} v${published.version}) after update ${session.updates}`, published);
+    if (!run.continual || !STORE_COLLECTED.includes(run.family as FamilyName)) return;
+    // Subscribed to the gate: the runners run the candidate itself on validation rollouts (its stage-2
+    // evidence), then a gate run is requested; a gate worker (runPendingGates) seals stage 3.
+    const c = session.facts.algorithm.config as { toolFailureRate?: number; maxAttempts?: number };
+    const policy = (session.candidate() as unknown as { policy: Policy }).policy;
+    const req = { runId: run.id, update: session.updates, environment: run.environment, distribution: run.distribution, seed: run.seed, episodes: VALIDATION_EPISODES, toolFailureRate: c.toolFailureRate ?? 0, maxAttempts: c.maxAttempts ?? 3, policy, expectedFamilies: session.facts.expectedEvidence.spanFamilies };
+    const validated = await collectThroughStore(this.store, { ...req, resourcesId: published.resourcesId, mode: "val" }, () => this.holds(run.id));
+    if (!validated) return;
+    await requestGateRun(this.database, { candidateId: published.candidateId, actor: this.#actor });
+    await this.#event(run.id, "gate", `gate run requested for ${published.candidateId} after ${VALIDATION_EPISODES} validation rollouts`);
   }
 
   async #parentLoads(ctx: RunContext): Promise<boolean> {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { computeCoverage, missingFamilies } from "@/server/gate/evidence/coverage";
 import { rollupRollout } from "@/server/gate/evidence/spans";
 import { trajectoryFromSpans, type SpanLike } from "@/server/environments/trajectory";
+import { runPendingGates } from "@/server/receipts/gate-queue";
 import { startRun } from "@/server/training/runs";
 import { TrainerWorker } from "@/server/training/worker";
 import { describeEachDialect } from "../../helpers/db";
@@ -35,7 +36,7 @@ describeEachDialect("runners and the trainer worker over real HTTP", (dialect) =
 
     const candidates = await s.database.db.candidate.findMany({ where: { trainingRunId: run.id } });
     expect(candidates).toHaveLength(1);
-    expect(candidates[0]).toMatchObject({ agent: "support-desk", resourcesId: `${run.id}-candidates`, version: 1, parentResourcesId: done.parentResourcesId, algorithm: "ppo" });
+    expect(candidates[0]).toMatchObject({ agent: "support-desk", resourcesId: `${run.id}-u3`, version: 1, parentResourcesId: done.parentResourcesId, algorithm: "ppo" });
     const pointer = await s.database.db.pointer.findUnique({ where: { agent_kind: { agent: "support-desk", kind: "latest_candidate" } } });
     expect(pointer?.candidateId).toBe(candidates[0]!.id);
     expect(await s.database.db.pointer.findUnique({ where: { agent_kind: { agent: "support-desk", kind: "approved_default" } } })).toBeNull();
@@ -96,6 +97,14 @@ describeEachDialect("runners and the trainer worker over real HTTP", (dialect) =
     // It published the window's candidate first, and checkpointed where it stopped.
     expect(await s.database.db.candidate.count({ where: { trainingRunId: run.id } })).toBe(1);
     expect((await s.database.db.trainingCheckpoint.findFirstOrThrow({ where: { runId: run.id }, orderBy: { update: "desc" } })).update).toBe(2);
+    // Subscribed to the gate: the candidate ran on validation rollouts of its own and a gate run was queued.
+    const candidate = await s.database.db.candidate.findFirstOrThrow({ where: { trainingRunId: run.id } });
+    const val = (await s.store.queryRollouts({ limit: -1 })).items.filter((r) => r.resources_id === candidate.resourcesId);
+    expect(val.length).toBe(16);
+    expect(val.every((r) => r.mode === "val" && ["succeeded", "failed"].includes(r.status))).toBe(true);
+    expect(await s.database.db.gateRun.count({ where: { candidateId: candidate.id, status: "queued" } })).toBe(1);
+    const gated = await runPendingGates(s.database);
+    expect(gated.map((g) => [g.candidateId, g.status, g.status === "failed" ? g.detail : "ok"])).toEqual([[candidate.id, "done", "ok"]]);
     const event = await s.database.db.trainingEvent.findFirstOrThrow({ where: { runId: run.id, kind: "paused" } });
     expect(JSON.parse(event.data!).reasons.map((r: { condition: string }) => r.condition)).toContain("retry_debt_over_bound");
   }, 120_000);
