@@ -6,7 +6,7 @@
 // the approver approves; the evaluator changes again and the approver still rolls back.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect as baseExpect, test, type Browser, type Page } from "@playwright/test";
 import { signInAs } from "./helpers/auth";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210) + 2;
@@ -14,6 +14,8 @@ const BASE = `http://localhost:${PORT}`;
 const DB = "file:./.tmp/e2e-journey/lightgate.db";
 const SHOTS = ".tmp/screens/approvals";
 
+// The candidate page reads a whole receipt; on a loaded machine that takes seconds.
+const expect = baseExpect.configure({ timeout: 30_000 });
 let server: ChildProcess | null = null;
 let candidateA = "";
 
@@ -75,7 +77,7 @@ test("a trainer sees the approve button disabled, with the reason", async ({ pag
 });
 
 test("the approver signs; a stale click is refused; after a re-run the approval commits; rollback while stale", async ({ page, browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   await addVirtualAuthenticator(page);
   await signInAs(page, "release_approver", BASE);
   await page.goto(`${BASE}/settings/security`);

@@ -15,15 +15,20 @@ import superjson from "superjson";
 import { ZodError } from "zod";
 import type { Scope } from "@/lib/auth/scopes";
 import { actorCan, resolveActor, type Actor } from "./auth/actor";
+import { apiKeyOf, authenticateApiKey } from "./auth/api-keys";
 import { getDatabase, type Database, type Db } from "./db/client";
 import { DomainError } from "./errors";
 
 // 1. CONTEXT
 export type Context = { db: Db; database: Database; actor: Actor | null; headers: Headers };
 
+// Service identities (release bots) call with their API key; people with their session cookie. A request that
+// presents a key is judged by that key alone, so a bad key never falls back to a browser session.
 export async function createContext(opts: { headers: Headers; database?: Database }): Promise<Context> {
   const database = opts.database ?? (await getDatabase());
-  return { db: database.db, database, actor: await resolveActor(opts.headers, database), headers: opts.headers };
+  const key = apiKeyOf(opts.headers);
+  const actor = key === null ? await resolveActor(opts.headers, database) : await authenticateApiKey(database.db, key);
+  return { db: database.db, database, actor, headers: opts.headers };
 }
 
 // 2. INITIALISATION

@@ -82,7 +82,7 @@ export function RolloutsView() {
           <span className="text-xs text-ink-3">—</span>
         ),
     },
-    { key: "input", header: "Input", className: "max-w-[18rem] truncate", cell: (r) => <span className="font-mono text-xs text-ink-3" title={inputPreview(r.input)}>{inputPreview(r.input)}</span> },
+    { key: "input", header: "Input", cell: (r) => <span className="block max-w-[12rem] truncate font-mono text-xs text-ink-3" title={inputPreview(r.input)}>{inputPreview(r.input)}</span> },
     { key: "start_time", header: "Started", sortable: true, className: "whitespace-nowrap", cell: (r) => <span className="text-xs text-ink-2" title={timestamp(r.start_time)}>{relativeTime(r.start_time, now)}</span> },
     { key: "end_time", header: "Duration", sortable: true, align: "right", className: "whitespace-nowrap", cell: (r) => <span className="text-xs">{duration((r.end_time ?? now / 1000) - r.start_time)}{r.end_time === null ? "…" : ""}</span> },
     {

@@ -63,7 +63,7 @@ export function RunnersView() {
     { key: "dequeue", header: "Last dequeue", cell: (w) => <span className="text-xs text-ink-3">{relativeTime(w.last_dequeue_time, now)}</span> },
     { key: "busy", header: "Last busy", cell: (w) => <span className="text-xs text-ink-3">{relativeTime(w.last_busy_time, now)}</span> },
     { key: "idle", header: "Last idle", cell: (w) => <span className="text-xs text-ink-3">{relativeTime(w.last_idle_time, now)}</span> },
-    { key: "stats", header: "Heartbeat stats", className: "max-w-[16rem] truncate", cell: (w) => <span className="font-mono text-xs text-ink-3">{statsPreview(w.heartbeat_stats)}</span> },
+    { key: "stats", header: "Heartbeat stats", cell: (w) => <span className="block max-w-[16rem] truncate font-mono text-xs text-ink-3" title={statsPreview(w.heartbeat_stats)}>{statsPreview(w.heartbeat_stats)}</span> },
   ];
   const c = counts.data;
   return (

@@ -49,6 +49,20 @@ const lastUsedWritten = new Map<string, number>();
  * The service actor behind a bearer token, or null (unknown, malformed or revoked). Verified results are
  * cached for a few seconds so a hot runner does not cost a database read per span.
  */
+/**
+ * The API key a request presents (`Authorization: Bearer <key>` or `X-API-Key: <key>`): null when it
+ * presents none, "" when the Authorization header is not a bearer token (refused, never anonymous).
+ */
+export function apiKeyOf(headers: Headers): string | null {
+  const auth = headers.get("authorization");
+  if (auth) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    return m ? m[1]! : "";
+  }
+  const key = headers.get("x-api-key");
+  return key === null ? null : key.trim();
+}
+
 export async function authenticateApiKey(db: Db, token: string): Promise<Actor | null> {
   const m = TOKEN.exec(token);
   if (!m) return null;

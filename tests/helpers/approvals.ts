@@ -5,6 +5,7 @@ import { AGENT, PARENT, POLICY, VERSIONS } from "@/server/gate/reference/common"
 import { REFERENCE_NOW, sealReference } from "@/server/gate/reference/four-candidates";
 import { rawCandidate, REFERENCE_SPECS, type ReferenceName } from "@/server/gate/reference/raw-evidence";
 import { sealStage, type SealedLink } from "@/server/gate/receipt/seal";
+import { receiptView } from "@/server/gate/receipt/view";
 import type { VersionSet } from "@/server/gate/versions";
 import type { ReceiptSource, ReceiptState } from "@/server/approvals/source";
 import { beginPasskeyRegistration, finishPasskeyRegistration } from "@/server/auth/passkeys";
@@ -22,6 +23,8 @@ export type ReferenceWorld = {
   /** Adds a reference candidate (without its recorded approval); returns its candidate id. */
   add(name: ReferenceName, patch?: { declaredBy?: string; createdById?: string; trainingRunId?: string; canaryApprovers?: Authority }): string;
   chain(candidateId: string): SealedLink[];
+  /** The bounded canary ran: its own stage is sealed (same canary evidence and rollback test, versions in force). */
+  sealCanaryStage(candidateId: string, at: string): void;
   /** A policy owner publishes a new evaluator version: every receipt judged on the old one goes stale. */
   bumpEvaluator(): void;
   versions(): VersionSet;
@@ -71,6 +74,11 @@ export function referenceWorld(): ReferenceWorld {
       return id;
     },
     chain: (id) => [...receipts.get(id)!.chain],
+    sealCanaryStage(id, at) {
+      const { chain } = receipts.get(id)!;
+      const stage3 = receiptView(chain).stage3!;
+      chain.push(sealStage(chain, "canary-stage", { canary: stage3.canary!, rollbackTest: stage3.rollbackTest!, computedAt: at, versions }, at));
+    },
     bumpEvaluator() {
       versions = { ...versions, evaluator: `${versions.evaluator}+1` };
     },

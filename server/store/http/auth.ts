@@ -5,7 +5,7 @@
 // an anonymous algorithm — never when bound to another address.
 import type { Scope } from "@/lib/auth/scopes";
 import { makeActor, type Actor } from "@/server/auth/actor";
-import { authenticateApiKey } from "@/server/auth/api-keys";
+import { apiKeyOf, authenticateApiKey } from "@/server/auth/api-keys";
 import type { Db } from "@/server/db/client";
 import { HttpError } from "./io";
 
@@ -22,13 +22,7 @@ export function anonymousAllowed(env: Record<string, string | undefined>): boole
 export const ANONYMOUS_STORE_ACTOR: Actor = makeActor("service", "anonymous-store", "Anonymous store client (loopback)", ["algorithm"]);
 
 export function tokenOf(request: Request): string | null {
-  const auth = request.headers.get("authorization");
-  if (auth) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    return m ? m[1]! : "";
-  }
-  const key = request.headers.get("x-api-key");
-  return key === null ? null : key.trim();
+  return apiKeyOf(request.headers);
 }
 
 export async function authorize(request: Request, access: Access, db: Db, allowAnonymous: boolean): Promise<Actor | null> {

@@ -79,6 +79,23 @@ describeEachDialect("signed approvals", (dialect) => {
     expect(world.chain(id)).toHaveLength(chain.length);
   });
 
+  it("the default step, after the canary stage: only a default approver signs it, and the approved default moves", async () => {
+    const id = world.add("A");
+    const first = await approve(rosa.actor, rosa.key, id);
+    await finishApproval(database, rosa.actor, { payload: first.begun.payload, response: first.response }, { source: world.source, now });
+    world.sealCanaryStage(id, later(3600).toISOString());
+    const at = later(3700);
+    const carl = await personWithPasskey(database, [{ role: "canary_approver", agent: null }], `Carl ${dialect}`);
+    await expect(beginApproval(database, carl.actor, { agent: AGENT, candidateId: id, step: "default" }, { source: world.source, now: at })).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/approval:default/) });
+    await expect(beginApproval(database, rosa.actor, { agent: AGENT, candidateId: id, step: "canary" }, { source: world.source, now: at })).rejects.toMatchObject({ field: "step" });
+    const begun = await beginApproval(database, rosa.actor, { agent: AGENT, candidateId: id, step: "default" }, { source: world.source, now: at });
+    expect(begun.data).toMatchObject({ step: "default", pointer: { kind: "approved_default" } });
+    const done = await finishApproval(database, rosa.actor, { payload: begun.payload, response: rosa.key.assert(begun.options!) }, { source: world.source, now: at });
+    expect(done.verdict).toBe("PROMOTE TO DEFAULT");
+    expect(await readPointer(database.db, AGENT, "approved_default")).toMatchObject({ candidateId: id, receiptDigest: done.linkDigest });
+    expect(await database.db.auditEvent.count({ where: { action: "approval.default.approve", targetId: id } })).toBe(1);
+  });
+
   it("a tampered receipt fails offline verification, even re-signed by the server key", async () => {
     const id = world.add("A");
     const { begun, response } = await approve(rosa.actor, rosa.key, id);
