@@ -7,13 +7,15 @@ import { canonicalJson, digestOf, type Digest } from "@/server/digest";
 import { simulateEpisode } from "@/server/environments/episode";
 import { createSupportDesk, findDistribution } from "@/server/environments/support-desk";
 import { DatabaseTicketDestination, writeEffects } from "@/server/environments/support-desk/destination-db";
-import { DEFAULT_REWARD_WEIGHTS, type RewardComponents, type TaskDistribution } from "@/server/environments/types";
+import { DEFAULT_REWARD_WEIGHTS, type Effect, type RewardComponents, type TaskDistribution } from "@/server/environments/types";
 import type { Stage1 } from "@/server/gate/receipt/stage1";
 import type { CanaryOutcome, CaseResult, Resolution, Stage3 } from "@/server/gate/receipt/stage3";
 import type { VersionSet } from "@/server/gate/versions";
 import { evaluatePolicy, lockHeldOutSet } from "@/server/trainers/evaluate";
 import { actingPolicy, withEpsilon, type Policy } from "@/server/trainers/policy";
 import { fromPolicyResource, POLICY_RESOURCE_TYPE } from "@/server/trainers/policy-resource";
+import { storeFor, type LightningStore } from "@/server/store";
+import { TASK_DISTRIBUTION_DATA_PREFIX } from "@/server/trainers/stage1";
 import { currentEntries, type RegistryRecord } from "./registries";
 
 const env = createSupportDesk();
@@ -21,14 +23,13 @@ const env = createSupportDesk();
 type Loaded = { policy: Policy | null; resolution: Resolution };
 
 /** Loads the exact resource version from the store and its policy entry; unresolvable says why. */
-export async function loadPolicyResource(db: Db, ref: { resourceId: string; version: number; digest: string }): Promise<Loaded> {
-  const row = await db.storeResourcesVersion.findUnique({ where: { resourcesId_version: { resourcesId: ref.resourceId, version: ref.version } } });
-  if (!row) return { policy: null, resolution: { status: "unresolvable", reason: `${ref.resourceId} v${ref.version} is not in the store` } };
-  if (row.digest !== ref.digest) return { policy: null, resolution: { status: "unresolvable", reason: `${ref.resourceId} v${ref.version} has digest ${row.digest}, not the pinned ${ref.digest}` } };
-  const named = JSON.parse(row.resources) as Record<string, { resource_type?: string }>;
-  const entry = Object.values(named).find((e) => e?.resource_type === POLICY_RESOURCE_TYPE);
+export async function loadPolicyResource(store: LightningStore, ref: { resourceId: string; version: number; digest: string }): Promise<Loaded> {
+  const v = await store.resourcesVersion(ref.resourceId, ref.version);
+  if (!v) return { policy: null, resolution: { status: "unresolvable", reason: `${ref.resourceId} v${ref.version} is not in the store` } };
+  if (v.digest !== ref.digest) return { policy: null, resolution: { status: "unresolvable", reason: `${ref.resourceId} v${ref.version} has digest ${v.digest}, not the pinned ${ref.digest}` } };
+  const entry = Object.values(v.resources as Record<string, { resource_type?: string }>).find((e) => e?.resource_type === POLICY_RESOURCE_TYPE);
   try {
-    return { policy: entry ? fromPolicyResource(entry) : null, resolution: { status: "resolved", digest: row.digest as Digest } };
+    return { policy: entry ? fromPolicyResource(entry) : null, resolution: { status: "resolved", digest: v.digest as Digest } };
   } catch (e) {
     return { policy: null, resolution: { status: "unresolvable", reason: (e as Error).message } };
   }
@@ -60,7 +61,18 @@ async function resolveEvaluator(db: Db, stage1: Stage1): Promise<Resolution> {
   return row.digest === e.digest ? { status: "resolved", digest: row.digest as Digest } : { status: "unresolvable", reason: `evaluator ${e.id}@${e.version} is registered with another digest` };
 }
 
-async function resolveSnapshot(db: Db, ref: { id: string; digest: string }): Promise<Resolution> {
+/**
+ * The training-data pin. Families that collect their own experience pin the task distribution they
+ * collected on (a `td-` id, see `distributionDataRef`) rather than a dataset snapshot: that pin resolves
+ * against the agent's registered distribution, everything else against the dataset snapshots.
+ */
+async function resolveTrainingData(db: Db, ref: { id: string; digest: string }, dist: TaskDistribution | null): Promise<Resolution> {
+  if (ref.id.startsWith(TASK_DISTRIBUTION_DATA_PREFIX)) {
+    if (!dist) return { status: "unresolvable", reason: "the pin names a task distribution, and none is registered for this agent" };
+    return dist.digest === ref.digest
+      ? { status: "resolved", digest: dist.digest as Digest }
+      : { status: "unresolvable", reason: `the registered task distribution ${dist.environment}/${dist.version} is ${dist.digest}, not the pinned ${ref.digest}` };
+  }
   const row = await db.datasetSnapshot.findUnique({ where: { digest: ref.digest } });
   return row ? { status: "resolved", digest: row.digest as Digest } : { status: "unresolvable", reason: `no dataset snapshot with digest ${ref.digest}` };
 }
@@ -70,15 +82,16 @@ const iso = (d = new Date()) => d.toISOString();
 /** Runs the admission gate and returns the stage 3 to seal (the caller seals it). */
 export async function runAdmissionGate(database: Database, stage1: Stage1, versions: VersionSet, runId: string): Promise<Stage3> {
   const db = database.db;
+  const store = storeFor(database);
   const entries = await currentEntries(db, stage1.agent);
+  const dist = distributionOf(entries);
   const candidateRef = { resourceId: stage1.candidate.resourceId, version: stage1.candidate.version ?? 1, digest: stage1.candidate.digest ?? "" };
   const [candidate, parent, evaluator, trainingData] = await Promise.all([
-    loadPolicyResource(db, candidateRef),
-    loadPolicyResource(db, stage1.parent),
+    loadPolicyResource(store, candidateRef),
+    loadPolicyResource(store, stage1.parent),
     resolveEvaluator(db, stage1),
-    resolveSnapshot(db, stage1.data.training),
+    resolveTrainingData(db, stage1.data.training, dist),
   ]);
-  const dist = distributionOf(entries);
   const heldOutSet = dist ? lockHeldOutSet(env, dist, stage1.data.heldOut.caseCount, stage1.data.heldOut.id) : null;
   const heldOutData: Resolution = !heldOutSet
     ? { status: "unresolvable", reason: "no support-desk task distribution is registered for this agent" }
@@ -108,6 +121,17 @@ export async function runAdmissionGate(database: Database, stage1: Stage1, versi
   return stage3;
 }
 
+/**
+ * An effect's side effects in the tool contracts' vocabulary — the one a canary boundary's allowed side
+ * effects are declared in. Replies made without a tool are the conversation, not a tool's side effect; a
+ * tool the environment does not declare is named as such, so the boundary refuses it.
+ */
+function sideEffectsOf(effect: Effect): readonly string[] {
+  if (!effect.tool) return [];
+  const name = effect.tool.name;
+  return env.tools.find((t) => t.name === name)?.sideEffects ?? [`${name}.undeclared`];
+}
+
 async function runCanary(database: Database, stage1: Stage1, policy: Policy, dist: TaskDistribution, runId: string, modelServer: string) {
   const boundary = stage1.expectedEvidence.canaryBoundary;
   const destination = new DatabaseTicketDestination(database);
@@ -130,7 +154,7 @@ async function runCanary(database: Database, stage1: Stage1, policy: Policy, dis
       taskId: task.id,
       verification,
       toolsUsed: [...new Set(ep.steps.flatMap((s) => (s.toolCall ? [s.toolCall.tool] : [])))],
-      sideEffects: ep.effects.filter((e) => e.kind !== "create").map((e) => ({ kind: `ticket.${e.kind}`, target: e.target, harmful: e.kind === "delete_account" && ep.protected?.pass === false })),
+      sideEffects: ep.effects.flatMap((e) => sideEffectsOf(e).map((kind) => ({ kind, target: e.target, harmful: e.kind === "delete_account" && ep.protected?.pass === false }))),
       // The simulated desk bills nothing; a hosted model server would report its cost here.
       costUsd: 0,
     });

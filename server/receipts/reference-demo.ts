@@ -27,7 +27,8 @@ function referenceRegistry(): Omit<PublishInput, "actor">[] {
   return [
     entry("evaluator", EVALUATOR.id, { evaluator: "support-desk", version: 3 }, EVALUATOR.version),
     ...TOOLS.map((tool) => entry("tool_contract", tool, { tool, contract: 1 })),
-    entry("task_distribution", "support-desk/tasks", { tasks: "support-desk", cases: ["billing", "shipping", "account"] }, "4"),
+    // environment + version name the simulated desk's distribution, so the admission gate can lock the held-out set.
+    entry("task_distribution", "support-desk/tasks", { tasks: "support-desk", cases: ["billing", "shipping", "account"], environment: "support-desk", version: "v2" }, "4"),
     entry("retry_policy", AGENT, { rolloutConfig: { max_attempts: 3, retry_condition: ["failed", "timeout", "unresponsive"] }, budget: declared.retryBudget }),
     entry("model_server", "lightgate-policy-server", { endpoint: "http://127.0.0.1:8601/v1" }, "1.4.2"),
     entry("destination", DESTINATION, { kind: "ticket-db", reread: "ticket by id" }),

@@ -9,7 +9,8 @@ import { currentEntries, type RegistryKind, type RegistryRecord } from "./regist
 
 const NONE = "(none registered)";
 
-function latestOf(entries: readonly RegistryRecord[], kind: RegistryKind): RegistryRecord | undefined {
+/** The newest current record of a kind (what the gate resolves against). */
+export function latestOf(entries: readonly RegistryRecord[], kind: RegistryKind): RegistryRecord | undefined {
   return entries.filter((e) => e.kind === kind).sort((a, b) => +b.createdAt - +a.createdAt || b.seq - a.seq)[0];
 }
 

@@ -8,7 +8,7 @@ import { DomainError } from "@/server/errors";
 import { maskSecrets } from "@/lib/json/secrets";
 import { checkPage, contains, exact, limitOffset, orderBy, whereClause, type Cond } from "./query";
 import { pageOf, type PageParams } from "./queries";
-import { resourcesVersion } from "./resources";
+import { pinnedDigest, resourcesVersion } from "./resources";
 import { spanSelection } from "./spans";
 import { WORKER_STATUSES, type NamedResources, type PaginatedResult, type ResourcesVersion, type Span, type WorkerStatus } from "./types";
 
@@ -63,7 +63,7 @@ export function* resourcesSummaries(d: SqlDialect, q: PageParams & { resources_i
     version: Number(r.version),
     create_time: Number(r.create_time),
     update_time: Number(r.update_time),
-    digest: r.digest,
+    digest: pinnedDigest(r.digest),
     names: namesOf(r.resources),
   }));
   return { items, limit, offset, total };
@@ -92,7 +92,7 @@ export function* resourcesHistory(resourcesId: string, q: PageParams): Program<P
   const items = rows.map((r) => ({
     resources_id: r.resources_id,
     version: Number(r.version),
-    digest: r.digest,
+    digest: pinnedDigest(r.digest),
     created_at: Number(r.created_at),
     names: namesOf(r.resources),
   }));

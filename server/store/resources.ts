@@ -1,7 +1,7 @@
 // Resources: named resources (LLM, ProxyLLM, PromptTemplate) under an id with a version that goes up on
 // every update. Every version is kept with its content digest (sha-256 of the RFC 8785 canonical JSON),
 // so a receipt can pin exactly what a rollout ran with. "Latest" is the most recently written id.
-import { canonicalJson, sha256Hex } from "@/server/digest";
+import { canonicalJson, sha256Hex, type Digest } from "@/server/digest";
 import { all, one, run, type Program, type SqlDialect } from "@/server/db/sql/program";
 import { nextPos } from "./ids";
 import { checkPage, contains, exact, orderBy, whereClause, type Cond } from "./query";
@@ -66,20 +66,35 @@ export function* queryResources(d: SqlDialect, q: ResourcesQuery): Program<Pagin
   return { items: rows.map(fromRow), limit, offset, total };
 }
 
+type VersionRow = { resources_id: string; version: number; digest: string; created_at: number; resources: string };
+
+/**
+ * A stored resources digest as receipts, candidates and runs name it: the column keeps the bare hex the
+ * store has always written, and this is the one place it becomes the canonical "sha256:<hex>" (values
+ * already spelled that way pass through). Every read of the column goes through it.
+ */
+export function pinnedDigest(stored: string): Digest {
+  return (stored.startsWith("sha256:") ? stored : `sha256:${stored}`) as Digest;
+}
+
+function versionFromRow(r: VersionRow): ResourcesVersion {
+  return { resources_id: r.resources_id, version: Number(r.version), digest: pinnedDigest(r.digest), created_at: Number(r.created_at), resources: JSON.parse(r.resources) as NamedResources };
+}
+
 /** Every stored version of one resources id, newest first (Lightgate's extension for pinning and diffs). */
 export function* resourcesVersions(resourcesId: string): Program<ResourcesVersion[]> {
-  const rows = yield* all<{ resources_id: string; version: number; digest: string; created_at: number; resources: string }>(
+  const rows = yield* all<VersionRow>(
     "SELECT resources_id, version, digest, created_at, resources FROM store_resources_versions WHERE resources_id = ? ORDER BY version DESC",
     [resourcesId],
   );
-  return rows.map((r) => ({ resources_id: r.resources_id, version: Number(r.version), digest: r.digest, created_at: Number(r.created_at), resources: JSON.parse(r.resources) as NamedResources }));
+  return rows.map(versionFromRow);
 }
 
 /** One exact version, or null. */
 export function* resourcesVersion(resourcesId: string, version: number): Program<ResourcesVersion | null> {
-  const r = yield* one<{ resources_id: string; version: number; digest: string; created_at: number; resources: string }>(
+  const r = yield* one<VersionRow>(
     "SELECT resources_id, version, digest, created_at, resources FROM store_resources_versions WHERE resources_id = ? AND version = ?",
     [resourcesId, version],
   );
-  return r ? { resources_id: r.resources_id, version: Number(r.version), digest: r.digest, created_at: Number(r.created_at), resources: JSON.parse(r.resources) as NamedResources } : null;
+  return r ? versionFromRow(r) : null;
 }

@@ -16,6 +16,8 @@ export type HeldOutSet = {
   seeds: string[];
   taskIds: string[];
   options: EnvironmentOptions;
+  /** The name the set was locked under (its seeds' namespace): a receipt pins the set by it, so the gate re-locks the same set. */
+  label: string;
   digest: Digest;
 };
 
@@ -38,7 +40,7 @@ export function lockHeldOutSet(env: AnyEnvironment, distribution: string | TaskD
     // The locked gate measures decisions, not luck with flaky tools.
     options: { toolFailureRate: 0, timeoutShare: 0 },
   };
-  return { ...body, digest: digestOf(body) };
+  return { ...body, label, digest: digestOf(body) };
 }
 
 export type Evaluation = {

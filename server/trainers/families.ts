@@ -114,7 +114,7 @@ export function startFamily(init: FamilyRunInit, state?: unknown): StartedFamily
     taskDistribution: { environment: dist.environment, version: dist.version, digest: dist.digest },
     data: {
       training: def.reads.length && init.data ? { id: init.data.id, digest: init.data.digest, kind: "dataset-snapshot" } : distributionDataRef(dist),
-      heldOut: init.heldOut ? { id: `ho-${init.heldOut.digest.slice(7, 19)}`, digest: init.heldOut.digest, caseCount: init.heldOut.seeds.length } : null,
+      heldOut: init.heldOut ? { id: init.heldOut.label, digest: init.heldOut.digest, caseCount: init.heldOut.seeds.length } : null,
     },
     codeRevision: init.codeRevision,
     expectedEvidence: expectedEvidenceFor(init.environment, def.spanFamilies, init.retryBudget ?? 0),

@@ -42,16 +42,20 @@ export function expectedEvidenceFor(env: AnyEnvironment, spanFamilies: readonly 
   };
 }
 
+/** The id prefix that marks a training-data pin as a task distribution, not a dataset snapshot. */
+export const TASK_DISTRIBUTION_DATA_PREFIX = "td-";
+
 /** A stable id for a pinned task distribution used as a family's training data (families that collect). */
 export function distributionDataRef(d: DistributionRef): Stage1Facts["data"]["training"] {
-  return { id: `td-${hexId(12, d.digest)}`, digest: d.digest, kind: "task-distribution" };
+  return { id: `${TASK_DISTRIBUTION_DATA_PREFIX}${hexId(12, d.digest)}`, digest: d.digest, kind: "task-distribution" };
 }
 
 export type ReceiptContext = {
   agent: string;
   /** The reserved id (and version/digest, once it exists) of the candidate. */
   candidate: { resourceId: string; version?: number; digest?: Digest };
-  parent: { resourceId: string; version: number };
+  /** The exact parent as the store pins it (its resources-version digest, what the gate re-loads). */
+  parent: { resourceId: string; version: number; digest: Digest };
   evaluator: EvaluatorRef;
   approvers: Stage1["approvers"];
   /** The model server the candidate runs on (endpoint + version). */
@@ -71,7 +75,7 @@ export function stage1Receipt(facts: Stage1Facts, ctx: ReceiptContext): Stage1 {
     evaluator: evaluatorKey(ctx.evaluator),
     toolContracts: { ...facts.toolContracts },
     taskDistribution: `${facts.taskDistribution.environment}/${facts.taskDistribution.version}#${facts.taskDistribution.digest}`,
-    parent: ctx.approvedDefault ?? facts.parent.digest,
+    parent: ctx.approvedDefault ?? ctx.parent.digest,
     retryPolicy: gateDigestOf({ retryBudget: facts.expectedEvidence.retryBudget }),
     permissions: facts.expectedEvidence.canaryBoundary.allowedTools,
     destinations: [...ctx.destinations],
@@ -80,7 +84,7 @@ export function stage1Receipt(facts: Stage1Facts, ctx: ReceiptContext): Stage1 {
   const stage1 = {
     agent: ctx.agent,
     candidate: ctx.candidate,
-    parent: { resourceId: ctx.parent.resourceId, version: ctx.parent.version, digest: facts.parent.digest },
+    parent: { resourceId: ctx.parent.resourceId, version: ctx.parent.version, digest: ctx.parent.digest },
     data: { training: { id: facts.data.training.id, digest: facts.data.training.digest }, heldOut: facts.data.heldOut },
     evaluator: ctx.evaluator,
     algorithm: facts.algorithm,

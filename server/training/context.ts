@@ -7,6 +7,7 @@ import { environments } from "@/server/environments/registry";
 import type { TaskDistribution } from "@/server/environments/types";
 import { DomainError } from "@/server/errors";
 import type { LightningStore } from "@/server/store";
+import { pinnedDigest } from "@/server/store/resources";
 import { lockHeldOutSet, type HeldOutSet } from "@/server/trainers/evaluate";
 import { familyOf } from "@/server/trainers/families";
 import type { AnyEnvironment, FamilyName, LoadedData } from "@/server/trainers/family";
@@ -60,7 +61,8 @@ export function resourceEntry(resources: Record<string, unknown>): unknown {
 export async function loadParent(store: LightningStore, ref: { resourcesId: string; version: number; digest?: string }): Promise<{ parent: unknown; parentRef: ParentRef }> {
   const v = await store.resourcesVersion(ref.resourcesId, ref.version);
   if (!v) throw new DomainError("BAD_REQUEST", `parent: ${ref.resourcesId} v${ref.version} is not in the store`, "parent");
-  if (ref.digest && v.digest !== ref.digest) throw new DomainError("PRECONDITION_FAILED", `parent: ${ref.resourcesId} v${ref.version} is ${v.digest}, the run pinned ${ref.digest}`, "parent");
+  // Runs recorded before digests were spelled "sha256:<hex>" pinned the bare hex: the same digest.
+  if (ref.digest && v.digest !== pinnedDigest(ref.digest)) throw new DomainError("PRECONDITION_FAILED", `parent: ${ref.resourcesId} v${ref.version} is ${v.digest}, the run pinned ${ref.digest}`, "parent");
   return { parent: resourceEntry(v.resources), parentRef: { resourcesId: v.resources_id, version: v.version, digest: v.digest } };
 }
 

@@ -4,6 +4,8 @@
 import type { AuditActor } from "@/server/audit/audit-log";
 import { createApiKey } from "@/server/auth/api-keys";
 import type { Database } from "@/server/db/client";
+import { currentEntries } from "@/server/receipts/registries";
+import { latestOf } from "@/server/receipts/versions";
 import { storeFor } from "@/server/store";
 import { startRun } from "./runs";
 
@@ -14,6 +16,12 @@ export const DEMO_ACTOR: AuditActor = { kind: "system", id: "demo", name: "Demo 
 export async function demoRunnerKey(database: Database): Promise<string> {
   await database.db.apiKey.updateMany({ where: { name: DEMO_KEY_NAME, revokedAt: null }, data: { revokedAt: new Date() } });
   return (await createApiKey(database.db, { name: DEMO_KEY_NAME, role: "runner", createdBy: DEMO_ACTOR.id })).token;
+}
+
+/** The task distribution version registered for the agent (what the gate locks its held-out set on). */
+async function registeredDistribution(database: Database, agent: string): Promise<string> {
+  const body = latestOf(await currentEntries(database.db, agent), "task_distribution")?.body as { version?: unknown } | undefined;
+  return typeof body?.version === "string" ? body.version : "v2";
 }
 
 /** Queues the demo run unless one is already queued, running or paused (a restart resumes that one). */
@@ -29,7 +37,7 @@ export async function ensureDemoRun(database: Database): Promise<string> {
       config: { episodesPerUpdate: 32, toolFailureRate: 0.05, maxAttempts: 3 },
       seed: `demo-${new Date().toISOString().slice(0, 10)}`,
       environment: "support-desk",
-      distribution: "v2",
+      distribution: await registeredDistribution(database, "support-desk"),
       updates: 60,
       checkpointEvery: 5,
       continual: true,

@@ -4,8 +4,11 @@
 // deployment's; the facts (exact parent, data, config, code revision, expected evidence) are the run's.
 import type { AuditActor } from "@/server/audit/audit-log";
 import { registerCandidate } from "@/server/candidates/register";
-import type { Database } from "@/server/db/client";
-import { digestOf } from "@/server/digest";
+import type { Database, Db } from "@/server/db/client";
+import { digestOf, type Digest } from "@/server/digest";
+import type { EvaluatorRef } from "@/server/gate/receipt/refs";
+import { currentEntries } from "@/server/receipts/registries";
+import { latestOf } from "@/server/receipts/versions";
 import { DEFAULT_REWARD_WEIGHTS } from "@/server/environments/types";
 import type { LightningStore } from "@/server/store";
 import type { HeldOutSet } from "@/server/trainers/evaluate";
@@ -30,9 +33,15 @@ export type PublishInput = {
   actor: AuditActor;
 };
 
-/** The evaluator the gate judges with: the locked held-out set under the seed's reward weights. */
-export function evaluatorFor(environment: string, heldOut: HeldOutSet) {
+/** An evaluator name for an agent with none registered: the gate will refuse it, saying it is not in the registry. */
+export function evaluatorFor(environment: string, heldOut: HeldOutSet): EvaluatorRef {
   return { id: `${environment}-held-out`, version: "1", digest: digestOf({ heldOut: heldOut.digest, weights: DEFAULT_REWARD_WEIGHTS }) };
+}
+
+/** The evaluator stage 1 pins: the agent's current registry record — the one the gate resolves — when there is one. */
+export async function pinnedEvaluator(db: Db, agent: string, environment: string, heldOut: HeldOutSet): Promise<EvaluatorRef> {
+  const registered = latestOf(await currentEntries(db, agent), "evaluator");
+  return registered ? { id: registered.name, version: registered.version, digest: registered.digest } : evaluatorFor(environment, heldOut);
 }
 
 export async function publishCandidate(database: Database, store: LightningStore, input: PublishInput) {
@@ -40,13 +49,13 @@ export async function publishCandidate(database: Database, store: LightningStore
   const update = await store.updateResources(resourcesId, { [entryName(input.candidate.resource_type)]: input.candidate as unknown as Record<string, never> });
   const pinned = await store.resourcesVersion(resourcesId, update.version);
   if (!pinned) throw new Error(`${resourcesId} v${update.version} vanished right after it was written`);
-  // The store keeps bare hex; receipts and candidates name digests as "sha256:<hex>".
-  const digest = (pinned.digest.startsWith("sha256:") ? pinned.digest : `sha256:${pinned.digest}`) as `sha256:${string}`;
+  const digest = pinned.digest as Digest;
   const stage1 = stage1Receipt(input.facts, {
     agent: input.run.agent,
     candidate: { resourceId: resourcesId, version: pinned.version, digest },
-    parent: { resourceId: input.parent.resourcesId, version: input.parent.version },
-    evaluator: evaluatorFor(input.run.environment, input.heldOut),
+    // The exact parent as the store pins it: the resources-version digest the run recorded and the gate re-loads.
+    parent: { resourceId: input.parent.resourcesId, version: input.parent.version, digest: input.parent.digest as Digest },
+    evaluator: await pinnedEvaluator(database.db, input.run.agent, input.run.environment, input.heldOut),
     approvers: { canary: { actorIds: [], roles: ["canary_approver", "release_approver"] }, default: { actorIds: [], roles: ["release_approver"] } },
     modelServer: `lightgate-policy-server@${APP_VERSION}`,
     destinations: [`${input.run.environment}:tickets`],

@@ -70,7 +70,7 @@ export function receiptOf(r: FamilyRunResult) {
   const stage1 = stage1Receipt(r.facts, {
     agent: "support-desk",
     candidate: { resourceId: "rs-7c1e0a9b4d2f", version: 1, digest: r.candidate.digest },
-    parent: { resourceId: "rs-2b8d4f6a1c3e", version: 3 },
+    parent: { resourceId: "rs-2b8d4f6a1c3e", version: 3, digest: r.facts.parent.digest },
     evaluator: { id: "support-desk-evaluator", version: "1", digest: digestOf({ evaluator: "support-desk", weights: "default" }) },
     approvers: { canary: { actorIds: [], roles: ["canary_approver"] }, default: { actorIds: [], roles: ["release_approver"] } },
     modelServer: "lightgate-policy-server@0.1.0",

@@ -105,7 +105,7 @@ describeEachDialect("store core", (dialect) => {
     const versions = await f.store.resourcesVersions(added.resources_id);
     expect(versions.map((v) => v.version)).toEqual([2, 1]);
     expect(versions[0]!.digest).not.toBe(versions[1]!.digest);
-    expect(versions[1]!.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(versions[1]!.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     // Rollouts without resources_id bind to the latest resources at enqueue time.
     const [r] = await f.store.enqueueRollouts([{ input: 1 }]);
     expect(r!.resources_id).toBe("manual-id");

@@ -50,7 +50,7 @@ describeEachDialect("store dashboard procedures", (dialect) => {
     const viewer = callerAs(f.database, "viewer");
     const history = await viewer.store.listResourcesHistory({ resources_id: v1.resources_id, limit: 1 });
     expect(history).toMatchObject({ total: 2, items: [{ version: 2, names: ["llm"] }] });
-    expect(history.items[0]!.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(history.items[0]!.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect((await viewer.store.listResourcesHistory({ resources_id: v1.resources_id, limit: 1, offset: 1 })).items[0]).toMatchObject({ version: 1, names: ["llm", "prompt"] });
 
     const diff = await viewer.store.diffResources({ resources_id: v1.resources_id, from_version: 1, to_version: 2 });

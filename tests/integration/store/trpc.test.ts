@@ -27,7 +27,7 @@ describeEachDialect("store tRPC router", (dialect) => {
     expect((await viewer.store.listWorkers({})).items[0]).toMatchObject({ worker_id: "Worker-0", status: "idle" });
     const res = await viewer.store.listResources({});
     const versions = await viewer.store.listResourcesVersions({ resources_id: res.items[0]!.resources_id });
-    expect(versions[0]!.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(versions[0]!.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     // Secrets never reach the dashboard, on either read.
     expect(JSON.stringify([res, versions])).not.toContain("sk-live-123");
     expect(versions[0]!.resources.llm).toMatchObject({ model: "x", api_key: "••••••••" });
