@@ -1,23 +1,18 @@
 // Stage 2 — during training: every rollout of the admitted windows with its attempts and the span families
 // observed. These are the store's per-rollout rollups (maintained at ingest), not raw spans.
 import { z } from "zod";
+import { ATTEMPT_REASONS, ATTEMPT_STATUSES, ROLLOUT_STATUSES } from "@/server/store/types";
 import { ZVersionSet } from "../versions";
 import { ZResourceRef } from "./refs";
 
-export const ATTEMPT_REASONS = [
-  "first",
-  "expected_resample",
-  "retry_after_failed",
-  "retry_after_timeout",
-  "retry_after_unresponsive",
-  "manual",
-] as const;
+// The store records why each attempt started; the gate counts retry debt in that same vocabulary.
+export { ATTEMPT_REASONS };
 export const ZAttemptReason = z.enum(ATTEMPT_REASONS);
 export type AttemptReason = z.infer<typeof ZAttemptReason>;
 
 // Agent Lightning 0.3 statuses (agentlightning/types/core.py).
-export const ZAttemptStatus = z.enum(["preparing", "running", "failed", "succeeded", "unresponsive", "timeout"]);
-export const ZRolloutStatus = z.enum(["queuing", "preparing", "running", "failed", "succeeded", "cancelled", "requeuing"]);
+export const ZAttemptStatus = z.enum(ATTEMPT_STATUSES);
+export const ZRolloutStatus = z.enum(ROLLOUT_STATUSES);
 export type RolloutStatus = z.infer<typeof ZRolloutStatus>;
 
 /** Span family → number of spans of that family the attempt produced. An absent family was not observed. */
