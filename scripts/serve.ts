@@ -19,7 +19,7 @@ const handleNext = app.getRequestHandler();
 await app.prepare();
 const store = await getStoreRuntime();
 await startStoreBackground();
-const handleStore = nodeListener(store.handle, hostname);
+const handleStore = nodeListener(store.serve, hostname);
 
 const server = http.createServer((req, res) => {
   if (STORE_PATH.test(req.url ?? "")) return handleStore(req, res);

@@ -19,6 +19,6 @@ process.env.HOSTNAME = host; // what the anonymous-access rule checks
 await deployMigrations(resolveDbTarget(process.env.DATABASE_URL));
 const runtime = await getStoreRuntime();
 await startStoreBackground();
-const served = await serveHandler(runtime.handle, port, host);
+const served = await serveHandler(runtime.serve, port, host);
 console.log(`ready ${served.url} (store API: /v1/agl, /v1/traces)`);
 for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void served.close().then(() => process.exit(0)));

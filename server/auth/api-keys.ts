@@ -53,7 +53,7 @@ const lastUsedWritten = new Map<string, number>();
  * The API key a request presents (`Authorization: Bearer <key>` or `X-API-Key: <key>`): null when it
  * presents none, "" when the Authorization header is not a bearer token (refused, never anonymous).
  */
-export function apiKeyOf(headers: Headers): string | null {
+export function apiKeyOf(headers: { get(name: string): string | null }): string | null {
   const auth = headers.get("authorization");
   if (auth) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);

@@ -35,13 +35,24 @@ export function whereClause(must: Cond[], pool: Cond[], logic: FilterLogic = "an
  * (fields without a column of their own map to their JSON text). NULLs sort last ascending and first
  * descending on both dialects; `tiebreak` keeps pages stable.
  */
-export function orderBy(sortBy: string | null | undefined, order: SortOrder, columns: Record<string, string>, fallback: string, tiebreak: string): string {
+export function orderBy(
+  sortBy: string | null | undefined,
+  order: SortOrder,
+  columns: Record<string, string>,
+  fallback: string,
+  tiebreak: string,
+  notNull: ReadonlySet<string> = NONE,
+): string {
   if (sortBy === null || sortBy === undefined) return ` ORDER BY ${fallback}`;
   const col = columns[sortBy];
   if (!col) throw new StoreInputError(`Invalid sort_by: ${sortBy}, allowed fields are: ${Object.keys(columns).join(", ")}`, "sort_by");
   const dir = order === "desc" ? "DESC" : "ASC";
-  return ` ORDER BY (${col} IS NULL) ${dir === "ASC" ? "ASC" : "DESC"}, ${col} ${dir}, ${tiebreak}`;
+  // The NULL-placement term is left out for NOT NULL columns: it would keep the planner from reading
+  // the order off an index.
+  const nulls = notNull.has(col) ? "" : `(${col} IS NULL) ${dir}, `;
+  return ` ORDER BY ${nulls}${col} ${dir}, ${tiebreak}`;
 }
+const NONE: ReadonlySet<string> = new Set();
 
 export function limitOffset(limit: number, offset: number): Cond {
   if (limit === -1) return offset > 0 ? { sql: " LIMIT 9007199254740991 OFFSET ?", params: [offset] } : { sql: "", params: [] };

@@ -1,5 +1,5 @@
 // Writing rollout and attempt rows, shared by the queue, start and update programs.
-import { all, one, placeholders, run, type Program, type SqlDialect } from "@/server/db/sql/program";
+import { all, one, placeholders, run, valuesSql, type Program, type SqlDialect } from "@/server/db/sql/program";
 import { nextPos } from "./ids";
 import { ATTEMPT_COLUMNS, ROLLOUT_COLUMNS, type AttemptRow, type RolloutRow } from "./rows";
 import { expectedAttemptsFrom, workerPatchForAttempt } from "./state-machine";
@@ -19,10 +19,12 @@ export type NewRollout = {
   latest_attempt_id: string | null;
 };
 
-const INSERT_ROLLOUT_COLUMNS =
-  "rollout_id, input, start_time, end_time, mode, resources_id, status, config, metadata, timeout_seconds, unresponsive_seconds, max_attempts, retry_condition, expected_attempts, queue_pos, requeue_cause, attempt_count, latest_attempt_id, span_seq, created_pos";
+const INSERT_ROLLOUTS =
+  "INSERT INTO store_rollouts (rollout_id, input, start_time, end_time, mode, resources_id, status, config, metadata, timeout_seconds, unresponsive_seconds, max_attempts, retry_condition, expected_attempts, queue_pos, requeue_cause, attempt_count, latest_attempt_id, span_seq, created_pos)";
 const ROLLOUT_WIDTH = 20;
-const CHUNK = 40;
+const INSERT_ATTEMPTS = "INSERT INTO store_attempts (rollout_id, attempt_id, sequence_id, start_time, status, worker_id, reason)";
+/** Rows per INSERT: 100 × 20 values stays far below both dialects' parameter limits. */
+const CHUNK = 100;
 
 export function* insertRollouts(rows: NewRollout[]): Program<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
@@ -52,8 +54,7 @@ export function* insertRollouts(rows: NewRollout[]): Program<void> {
         nextPos(),
       );
     }
-    const values = chunk.map(() => `(${placeholders(ROLLOUT_WIDTH)})`).join(", ");
-    yield* run(`INSERT INTO store_rollouts (${INSERT_ROLLOUT_COLUMNS}) VALUES ${values}`, params);
+    yield* run(valuesSql(INSERT_ROLLOUTS, ROLLOUT_WIDTH, chunk.length), params);
   }
 }
 
@@ -70,8 +71,7 @@ export function* insertAttempts(rows: NewAttempt[]): Program<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
     const params = chunk.flatMap((a) => [a.rollout_id, a.attempt_id, a.sequence_id, a.start_time, "preparing", a.worker_id, a.reason]);
-    const values = chunk.map(() => "(?, ?, ?, ?, ?, ?, ?)").join(", ");
-    yield* run(`INSERT INTO store_attempts (rollout_id, attempt_id, sequence_id, start_time, status, worker_id, reason) VALUES ${values}`, params);
+    yield* run(valuesSql(INSERT_ATTEMPTS, 7, chunk.length), params);
   }
 }
 

@@ -3,18 +3,21 @@
 // and instrumentation share one instance.
 import { getDatabase } from "@/server/db/client";
 import { anonymousAllowed } from "./http/auth";
-import { createStoreHttpHandler } from "./http/handler";
+import type { StoreHandler } from "./http/exchange";
+import { createStoreHandler } from "./http/handler";
+import { toWebHandler } from "./http/exchange";
 import { createStore, type LightningStore } from "./index";
 
-type Runtime = { store: LightningStore; handle: (r: Request) => Promise<Response>; timer?: ReturnType<typeof setInterval>; retention?: ReturnType<typeof setInterval> };
+/** `serve` is the store API for the node:http fast path; `handle` the same as a web handler (Next.js routes). */
+type Runtime = { store: LightningStore; serve: StoreHandler; handle: (r: Request) => Promise<Response>; timer?: ReturnType<typeof setInterval>; retention?: ReturnType<typeof setInterval> };
 const g = globalThis as unknown as { lightgateStore?: Promise<Runtime> };
 
 export function getStoreRuntime(): Promise<Runtime> {
   g.lightgateStore ??= (async () => {
     const database = await getDatabase();
     const store = createStore(database);
-    const handle = createStoreHttpHandler({ store, db: database.db, allowAnonymous: anonymousAllowed(process.env) });
-    return { store, handle };
+    const serve = createStoreHandler({ store, db: database.db, allowAnonymous: anonymousAllowed(process.env) });
+    return { store, serve, handle: toWebHandler(serve) };
   })();
   return g.lightgateStore;
 }

@@ -1,7 +1,7 @@
 // Spans: ingest (REST and OTLP), per-rollout sequence ids, and queries that return the stored JSON text
 // as it was received (unknown keys included), so serving 1,000 spans is a string join, not a re-encode.
 // A span counts as a heartbeat of its attempt (preparing/unresponsive → running; the rollout follows).
-import { all, one, placeholders, run, type Program, type SqlDialect } from "@/server/db/sql/program";
+import { all, column, one, placeholders, run, valuesSql, type Program, type SqlDialect } from "@/server/db/sql/program";
 import { StoreNotFoundError } from "./errors";
 import { checkPage, contains, exact, limitOffset, orderBy, whereClause, type Cond } from "./query";
 import type { FilterLogic, PaginatedResult, SortOrder, Span } from "./types";
@@ -10,6 +10,8 @@ import type { FilterLogic, PaginatedResult, SortOrder, Span } from "./types";
 export type IncomingSpan = Span;
 
 const SPAN_WIDTH = 11;
+const INSERT_SPANS = "INSERT INTO store_spans (rollout_id, attempt_id, span_id, sequence_id, trace_id, parent_id, name, start_time, end_time, status_code, body)";
+const INSERT_SPANS_TAIL = " ON CONFLICT DO NOTHING RETURNING rollout_id, attempt_id, span_id";
 const CHUNK = 150;
 
 /** Heartbeats closer together than this are not written again (the watchdog works in seconds). */
@@ -65,11 +67,7 @@ export function* addSpans(d: SqlDialect, spans: IncomingSpan[], now: number): Pr
     for (const s of chunk) {
       params.push(s.rollout_id, s.attempt_id, s.span_id, s.sequence_id, s.trace_id, s.parent_id, s.name, s.start_time, s.end_time, s.status.status_code, JSON.stringify(s));
     }
-    const rows = yield* all<{ rollout_id: string; attempt_id: string; span_id: string }>(
-      `INSERT INTO store_spans (rollout_id, attempt_id, span_id, sequence_id, trace_id, parent_id, name, start_time, end_time, status_code, body)
-       VALUES ${chunk.map(() => `(${placeholders(SPAN_WIDTH)})`).join(", ")} ON CONFLICT DO NOTHING RETURNING rollout_id, attempt_id, span_id`,
-      params,
-    );
+    const rows = yield* all<{ rollout_id: string; attempt_id: string; span_id: string }>(valuesSql(INSERT_SPANS, SPAN_WIDTH, chunk.length, INSERT_SPANS_TAIL), params);
     for (const r of rows) inserted.add(`${r.rollout_id}\u0000${r.attempt_id}\u0000${r.span_id}`);
   }
   const added: Span[] = [];
@@ -161,6 +159,8 @@ const SPAN_SORT: Record<string, string> = {
   resource: "body",
 };
 
+const SPAN_NOT_NULL: ReadonlySet<string> = new Set(["rollout_id", "attempt_id", "span_id", "sequence_id", "trace_id", "name", "status_code", "body"]);
+
 /** The WHERE and ORDER BY of a span query; `null` when "latest" names a rollout without attempts. */
 export function* spanSelection(d: SqlDialect, q: SpanQuery): Program<{ where: Cond; order: string } | null> {
   let attemptId = q.attempt_id ?? null;
@@ -178,7 +178,7 @@ export function* spanSelection(d: SqlDialect, q: SpanQuery): Program<{ where: Co
     if (eq !== undefined && eq !== null) pool.push(exact(field, eq));
     if (sub !== undefined && sub !== null) pool.push(contains(d, field, sub));
   }
-  const order = orderBy(q.sort_by === undefined ? "sequence_id" : q.sort_by, q.sort_order ?? "asc", SPAN_SORT, "sequence_id, start_time, span_id", "start_time, span_id");
+  const order = orderBy(q.sort_by === undefined ? "sequence_id" : q.sort_by, q.sort_order ?? "asc", SPAN_SORT, "sequence_id, start_time, span_id", "start_time, span_id", SPAN_NOT_NULL);
   return { where: whereClause(must, pool, q.filter_logic ?? "and"), order };
 }
 
@@ -188,12 +188,12 @@ export function* querySpansText(d: SqlDialect, q: SpanQuery): Program<PaginatedR
   const sel = yield* spanSelection(d, q);
   if (!sel) return { items: [], limit, offset, total: 0 };
   const lo = limitOffset(limit, offset);
-  const rows = yield* all<{ body: string }>(`SELECT body FROM store_spans${sel.where.sql}${sel.order}${lo.sql}`, [...sel.where.params, ...lo.params]);
+  const items = yield* column<string>(`SELECT body FROM store_spans${sel.where.sql}${sel.order}${lo.sql}`, [...sel.where.params, ...lo.params]);
   const total =
-    offset === 0 && (limit === -1 || rows.length < limit)
-      ? rows.length
+    offset === 0 && (limit === -1 || items.length < limit)
+      ? items.length
       : Number((yield* one<{ n: number }>(`SELECT COUNT(*) AS n FROM store_spans${sel.where.sql}`, sel.where.params))!.n);
-  return { items: rows.map((r) => r.body), limit, offset, total };
+  return { items, limit, offset, total };
 }
 
 export function* countSpans(d: SqlDialect, q: SpanQuery): Program<number> {

@@ -1,6 +1,6 @@
-// A real store behind a real HTTP server (node:http around the same handler Next.js serves), with API keys.
+// A real store behind a real HTTP server (the node:http fast path `npm start` serves the store API on), with API keys.
 import { createApiKey } from "@/server/auth/api-keys";
-import { createStoreHttpHandler } from "@/server/store/http/handler";
+import { createStoreHandler } from "@/server/store/http/handler";
 import { serveHandler } from "@/server/store/http/node-server";
 import type { Dialect } from "@/server/db/config";
 import { AglClient } from "./agl-client";
@@ -16,7 +16,7 @@ export type StoreServer = StoreFixture & {
 
 export async function startStoreServer(dialect: Dialect, label = "http", opts: { allowAnonymous?: boolean; scanDebounceMs?: number } = {}): Promise<StoreServer> {
   const f = await createTestStore(dialect, label, { scanDebounceMs: opts.scanDebounceMs ?? 0 });
-  const handle = createStoreHttpHandler({ store: f.store, db: f.database.db, allowAnonymous: opts.allowAnonymous ?? false });
+  const handle = createStoreHandler({ store: f.store, db: f.database.db, allowAnonymous: opts.allowAnonymous ?? false });
   const served = await serveHandler(handle);
   const keys = {
     runner: (await createApiKey(f.database.db, { name: "test runner", role: "runner" })).token,

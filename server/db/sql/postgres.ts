@@ -34,6 +34,7 @@ export class PostgresRunner implements SqlRunner {
 
   async #exec(client: pg.PoolClient, op: SqlOp): Promise<unknown> {
     const res = await client.query(toPgPlaceholders(op.sql), op.params.map((p) => (p === undefined ? null : p)));
+    if (op.kind === "column") return res.rows.map((row: Record<string, unknown>) => row[res.fields[0]!.name]);
     return op.kind === "all" ? res.rows : (res.rowCount ?? 0);
   }
 

@@ -7,13 +7,18 @@
 // placeholders and ask `Dialect` for the few spellings that differ.
 import type { Dialect } from "../config";
 
-export type SqlOp = { kind: "all" | "run"; sql: string; params: readonly unknown[] };
+export type SqlOp = { kind: "all" | "column" | "run"; sql: string; params: readonly unknown[] };
 export type Program<T> = Generator<SqlOp, T, unknown>;
 export type Row = Record<string, unknown>;
 
 /** Rows of a SELECT (or of a statement with RETURNING). */
 export function* all<T = Row>(sql: string, params: readonly unknown[] = []): Program<T[]> {
   return (yield { kind: "all", sql, params }) as T[];
+}
+
+/** The first column of every row (SQLite hands it over without building a row object per row). */
+export function* column<T = unknown>(sql: string, params: readonly unknown[] = []): Program<T[]> {
+  return (yield { kind: "column", sql, params }) as T[];
 }
 
 /** First row or null. */
@@ -27,9 +32,36 @@ export function* run(sql: string, params: readonly unknown[] = []): Program<numb
   return (yield { kind: "run", sql, params }) as number;
 }
 
-/** `?, ?, ?` for n values. */
+const placeholderCache: string[] = [];
+/** `?, ?, ?` for n values (cached: hot statements are built per call). */
 export function placeholders(n: number): string {
-  return Array.from({ length: n }, () => "?").join(", ");
+  let text = placeholderCache[n];
+  if (text === undefined) {
+    text = Array.from({ length: n }, () => "?").join(", ");
+    if (n <= 4096) placeholderCache[n] = text;
+  }
+  return text;
+}
+
+const valuesCache = new Map<string, Map<string, string[]>>();
+/**
+ * `${head} VALUES (?, …), (?, …)${tail}` for `rows` rows of `width` values. The same string object comes
+ * back for the same arguments, so the runner's statement cache finds it without rebuilding and rehashing
+ * a multi-kilobyte key on every call (that had cost a tenth of a bulk insert). `head` and `tail` should be
+ * constants.
+ */
+export function valuesSql(head: string, width: number, rows: number, tail = ""): string {
+  let byTail = valuesCache.get(head);
+  if (!byTail) valuesCache.set(head, (byTail = new Map()));
+  let byRows = byTail.get(tail);
+  if (!byRows) byTail.set(tail, (byRows = []));
+  let text = byRows[rows];
+  if (text === undefined) {
+    const row = `(${placeholders(width)})`;
+    text = `${head} VALUES ${Array.from({ length: rows }, () => row).join(", ")}${tail}`;
+    byRows[rows] = text;
+  }
+  return text;
 }
 
 /** Spellings that differ between the dialects. */

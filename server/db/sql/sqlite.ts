@@ -7,6 +7,7 @@ import Database from "better-sqlite3";
 import type { Statement } from "better-sqlite3";
 import { SQLITE_PRAGMAS } from "../adapters";
 import { SQLITE_DIALECT, type Program, type SqlDialect, type SqlOp, type SqlRunner } from "./program";
+import { startWalCheckpointer, WRITER_FALLBACK_PAGES, type WalCheckpointer } from "./wal-checkpointer";
 
 const MAX_CACHED_STATEMENTS = 512;
 const BUSY_TIMEOUT_MS = 10_000;
@@ -15,7 +16,9 @@ export class SqliteRunner implements SqlRunner {
   readonly dialect: SqlDialect = SQLITE_DIALECT;
   #db: Database.Database;
   #statements = new Map<string, Statement>();
+  #plucked = new Map<string, Statement>();
   #beforeWrite: () => Promise<void>;
+  #checkpointer: WalCheckpointer;
 
   constructor(file: string, beforeWrite: () => Promise<void>) {
     this.#db = new Database(file, { timeout: 0 });
@@ -25,24 +28,31 @@ export class SqliteRunner implements SqlRunner {
     // write() retries asynchronously instead.
     this.#db.pragma("busy_timeout = 0");
     if (this.#db.pragma("journal_mode", { simple: true }) !== "wal") this.#db.pragma("journal_mode = WAL");
+    // Checkpoints happen on a worker thread (wal-checkpointer.ts); this connection only checkpoints
+    // itself if the WAL ever grows past the fallback.
+    this.#db.pragma(`wal_autocheckpoint = ${WRITER_FALLBACK_PAGES}`);
+    this.#checkpointer = startWalCheckpointer(file);
     this.#beforeWrite = beforeWrite;
   }
 
-  #statement(sql: string): Statement {
-    let stmt = this.#statements.get(sql);
+  #statement(sql: string, pluck: boolean): Statement {
+    const cache = pluck ? this.#plucked : this.#statements;
+    let stmt = cache.get(sql);
     if (!stmt) {
-      if (this.#statements.size >= MAX_CACHED_STATEMENTS) this.#statements.clear();
+      if (cache.size >= MAX_CACHED_STATEMENTS) cache.clear();
       stmt = this.#db.prepare(sql);
-      this.#statements.set(sql, stmt);
+      if (pluck) stmt.pluck();
+      cache.set(sql, stmt);
     }
     return stmt;
   }
 
   #exec(op: SqlOp): unknown {
-    const stmt = this.#statement(op.sql);
-    const params = op.params.map((p) => (p === undefined ? null : p));
-    if (op.kind === "all") return stmt.all(...params);
-    return stmt.run(...params).changes;
+    const stmt = this.#statement(op.sql, op.kind === "column");
+    // better-sqlite3 refuses `undefined`; programs may pass it for an absent optional value.
+    const params = op.params.includes(undefined) ? op.params.map((p) => (p === undefined ? null : p)) : op.params;
+    if (op.kind !== "run") return stmt.all(params);
+    return stmt.run(params).changes;
   }
 
   #drive<T>(program: Program<T>): T {
@@ -81,6 +91,8 @@ export class SqliteRunner implements SqlRunner {
 
   async close(): Promise<void> {
     this.#statements.clear();
+    this.#plucked.clear();
+    await this.#checkpointer.stop();
     if (this.#db.open) this.#db.close();
   }
 }

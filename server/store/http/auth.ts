@@ -7,6 +7,7 @@ import type { Scope } from "@/lib/auth/scopes";
 import { makeActor, type Actor } from "@/server/auth/actor";
 import { apiKeyOf, authenticateApiKey } from "@/server/auth/api-keys";
 import type { Db } from "@/server/db/client";
+import type { HeaderReader } from "./exchange";
 import { HttpError } from "./io";
 
 /** "public": no key at all (health); "read": any valid key; otherwise the scope a write needs. */
@@ -21,11 +22,11 @@ export function anonymousAllowed(env: Record<string, string | undefined>): boole
 
 export const ANONYMOUS_STORE_ACTOR: Actor = makeActor("service", "anonymous-store", "Anonymous store client (loopback)", ["algorithm"]);
 
-export function tokenOf(request: Request): string | null {
+export function tokenOf(request: { headers: HeaderReader }): string | null {
   return apiKeyOf(request.headers);
 }
 
-export async function authorize(request: Request, access: Access, db: Db, allowAnonymous: boolean): Promise<Actor | null> {
+export async function authorize(request: { headers: HeaderReader }, access: Access, db: Db, allowAnonymous: boolean): Promise<Actor | null> {
   if (access === "public") return null;
   const token = tokenOf(request);
   let actor: Actor | null;

@@ -1,10 +1,12 @@
-// The store's HTTP surface, framework-free: a web Request in, a Response out. Next.js route handlers under
-// app/v1/ call `handle`, and tests wrap it in a plain node:http server. Routes: /v1/agl/* (routes.ts),
-// POST /v1/traces (otlp.ts), and 501 for the OTLP signals the store does not take.
+// The store's HTTP surface, framework-free: a StoreRequest in, a StoreResponse out (exchange.ts). The
+// node:http fast path serves it directly; Next.js route handlers under app/v1/ use its web-standard form.
+// Routes: /v1/agl/* (routes.ts), POST /v1/traces (otlp.ts), and 501 for the OTLP signals the store does
+// not take.
 import type { Db } from "@/server/db/client";
 import { StoreInputError, StoreNotFoundError } from "../errors";
 import type { LightningStore } from "../index";
 import { authorize } from "./auth";
+import { toWebHandler, type StoreHandler, type StoreRequest, type StoreResponse } from "./exchange";
 import { detail, HttpError, json, readJson } from "./io";
 import { handleOtlpTraces } from "./otlp";
 import { ROUTES, type Route } from "./routes";
@@ -33,7 +35,7 @@ function match(segments: string[], method: string): { route: Route; params: stri
   return otherMethod ? "method" : null;
 }
 
-function errorResponse(e: unknown): Response {
+function errorResponse(e: unknown): StoreResponse {
   if (e instanceof HttpError) return json({ detail: e.detail }, e.status);
   if (e instanceof StoreNotFoundError) return detail(404, e.message);
   if (e instanceof StoreInputError) return detail(400, e.message);
@@ -41,17 +43,18 @@ function errorResponse(e: unknown): Response {
   return json({ detail: "Internal server error", error_type: (e as Error)?.name ?? "Error" }, 500);
 }
 
-export function createStoreHttpHandler(opts: StoreHttpOptions) {
-  return async function handle(request: Request): Promise<Response> {
+/** The store API over StoreRequest/StoreResponse (the node:http fast path serves this directly). */
+export function createStoreHandler(opts: StoreHttpOptions): StoreHandler {
+  return async function handle(request: StoreRequest): Promise<StoreResponse> {
     try {
-      const url = new URL(request.url);
+      const url = request.url;
       const path = url.pathname.replace(/\/+$/, "");
       if (path === "/v1/traces") {
         if (request.method !== "POST") return detail(405, "Method Not Allowed");
         await authorize(request, "store:write", opts.db, opts.allowAnonymous);
         return await handleOtlpTraces(request, opts.store);
       }
-      if (path === "/v1/metrics" || path === "/v1/logs" || path === "/v1/development/profiles") return new Response(null, { status: 501 });
+      if (path === "/v1/metrics" || path === "/v1/logs" || path === "/v1/development/profiles") return { status: 501, headers: {}, body: null };
       if (!path.startsWith("/v1/agl/")) return detail(404, "Not Found");
       let segments: string[];
       try {
@@ -64,10 +67,14 @@ export function createStoreHttpHandler(opts: StoreHttpOptions) {
       if (found === null) return detail(404, "Not Found");
       if (found === "method") return detail(405, "Method Not Allowed");
       await authorize(request, found.route.access, opts.db, opts.allowAnonymous);
-      let body: Promise<unknown> | undefined;
-      return await found.route.handle({ store: opts.store, params: found.params, url, body: () => (body ??= readJson(request)) });
+      return await found.route.handle({ store: opts.store, params: found.params, url, body: () => readJson(request.body) });
     } catch (e) {
       return errorResponse(e);
     }
   };
+}
+
+/** The same API as a web-standard handler (Next.js route handlers under app/v1, tests). */
+export function createStoreHttpHandler(opts: StoreHttpOptions): (request: Request) => Promise<Response> {
+  return toWebHandler(createStoreHandler(opts));
 }

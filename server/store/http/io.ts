@@ -1,6 +1,7 @@
 // HTTP plumbing for /v1/agl: bounded body reading, JSON with a nesting limit, query strings, and the
 // reference's error shapes (`{"detail": …}`; validation failures as FastAPI's 422 list naming the field).
 import type { z } from "zod";
+import type { StoreBody, StoreResponse } from "./exchange";
 import { INT_PARAMS, LIST_PARAMS } from "./schemas";
 
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -22,16 +23,16 @@ export class HttpError extends Error {
  */
 export const API_HEADERS = { "content-type": "application/json", "cache-control": "no-store, no-transform" } as const;
 
-export function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: API_HEADERS });
+export function json(body: unknown, status = 200): StoreResponse {
+  return { status, headers: API_HEADERS, body: JSON.stringify(body) };
 }
 
-/** A JSON response whose body is already serialized text. */
-export function jsonText(body: string, status = 200): Response {
-  return new Response(body, { status, headers: API_HEADERS });
+/** A JSON response whose body is already serialized text (or streamed in chunks). */
+export function jsonText(body: StoreBody, status = 200): StoreResponse {
+  return { status, headers: API_HEADERS, body };
 }
 
-export function detail(status: number, message: string): Response {
+export function detail(status: number, message: string): StoreResponse {
   return json({ detail: message }, status);
 }
 
@@ -69,6 +70,8 @@ export async function readBody(request: Request, max = MAX_BODY_BYTES): Promise<
   return out;
 }
 
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /** Throws 400 when a parsed JSON value nests deeper than MAX_JSON_DEPTH (checked without recursion). */
 export function checkDepth(value: unknown): void {
   const stack: [unknown, number][] = [[value, 1]];
@@ -81,12 +84,11 @@ export function checkDepth(value: unknown): void {
 }
 
 /** The JSON body, or `undefined` when the body is empty (routes whose body is optional). */
-export async function readJson(request: Request): Promise<unknown> {
-  const bytes = await readBody(request);
-  if (bytes.byteLength === 0) return undefined;
+export function readJson(bytes: Uint8Array | null): unknown {
+  if (bytes === null || bytes.byteLength === 0) return undefined;
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw new HttpError(400, "body is not valid UTF-8");
   }

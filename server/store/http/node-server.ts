@@ -1,8 +1,9 @@
-// node:http around the store's web-standard handler: the fast path of the production server
+// node:http around the store's handler: the fast path of the production server
 // (scripts/serve.ts routes /v1/agl and /v1/traces here, past Next.js), and a bare server for tests and scripts.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { API_HEADERS, MAX_BODY_BYTES } from "./io";
+import { nodeHeaders, type StoreHandler, type StoreResponse } from "./exchange";
+import { detail, json, MAX_BODY_BYTES } from "./io";
 
 export type ServedHandler = { url: string; server: http.Server; close(): Promise<void> };
 
@@ -25,35 +26,48 @@ function readNodeBody(req: http.IncomingMessage, max: number): Promise<Buffer | 
   });
 }
 
-function send(res: http.ServerResponse, status: number, headers: Record<string, string>, body: Buffer): void {
-  res.writeHead(status, { ...headers, "content-length": String(body.length) });
-  res.end(body);
+/** Writes a StoreResponse; streamed bodies go chunk by chunk, waiting for the socket to drain. */
+async function send(res: http.ServerResponse, response: StoreResponse): Promise<void> {
+  const body = response.body;
+  if (body === null || typeof body === "string" || body instanceof Uint8Array) {
+    const bytes = body === null ? EMPTY : typeof body === "string" ? Buffer.from(body) : body;
+    res.writeHead(response.status, { ...response.headers, "content-length": String(bytes.byteLength) });
+    res.end(bytes);
+    return;
+  }
+  res.writeHead(response.status, response.headers);
+  const iterator = body[Symbol.asyncIterator]();
+  res.once("close", () => void iterator.return?.()); // the client went away: stop reading the store
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+    if (res.destroyed) return;
+    if (!res.write(next.value)) await new Promise((resolve) => res.once("drain", resolve));
+  }
+  res.end();
 }
+const EMPTY = new Uint8Array();
 
 /**
- * Adapts a web-standard handler to a node:http listener. Store bodies are small and bounded, so both ways
- * are buffered: node's Readable→web-stream bridge cost more CPU per request than the store work itself.
+ * Serves a StoreHandler on node:http. Store bodies are bounded, so requests are buffered: node's
+ * Readable→web-stream bridge cost more CPU per request than the store work itself.
  */
-export function nodeListener(handle: (r: Request) => Promise<Response>, fallbackHost = "127.0.0.1"): http.RequestListener {
+export function nodeListener(handle: StoreHandler, fallbackHost = "127.0.0.1"): http.RequestListener {
   return (req, res) => {
-    const url = `http://${req.headers.host ?? fallbackHost}${req.url ?? "/"}`;
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
     const fail = (e: unknown) => {
       if (res.headersSent) return res.destroy(e as Error);
-      send(res, 500, { "content-type": "application/json" }, Buffer.from(JSON.stringify({ detail: (e as Error).message })));
+      void send(res, json({ detail: (e as Error).message }, 500));
     };
     (hasBody ? readNodeBody(req, MAX_BODY_BYTES) : Promise.resolve(undefined))
       .then(async (body) => {
-        if (body === null) return send(res, 413, API_HEADERS, Buffer.from(JSON.stringify({ detail: `body is larger than ${MAX_BODY_BYTES} bytes` })));
-        const request = new Request(url, { method: req.method, headers: req.headers as Record<string, string>, body: body && (new Uint8Array(body.buffer, body.byteOffset, body.length) as Uint8Array<ArrayBuffer>) });
-        const response = await handle(request);
-        send(res, response.status, Object.fromEntries(response.headers), Buffer.from(await response.arrayBuffer()));
+        if (body === null) return send(res, detail(413, `body is larger than ${MAX_BODY_BYTES} bytes`));
+        const url = new URL(req.url ?? "/", `http://${req.headers.host ?? fallbackHost}`);
+        return send(res, await handle({ method: req.method ?? "GET", url, headers: nodeHeaders(req.headers), body: body ?? null }));
       })
       .catch(fail);
   };
 }
 
-export async function serveHandler(handle: (r: Request) => Promise<Response>, port = 0, host = "127.0.0.1"): Promise<ServedHandler> {
+export async function serveHandler(handle: StoreHandler, port = 0, host = "127.0.0.1"): Promise<ServedHandler> {
   const server = http.createServer(nodeListener(handle, host));
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(port, host, resolve));

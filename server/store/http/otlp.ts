@@ -7,42 +7,37 @@ import { decodeJson, decodeProtobuf, encodeEmptyResponse, encodeStatus, type Otl
 import { mapOtlp } from "../otlp/map";
 import { StoreNotFoundError } from "../errors";
 import type { LightningStore } from "../index";
-import { checkDepth, HttpError, MAX_BODY_BYTES, readBody } from "./io";
+import type { StoreRequest, StoreResponse } from "./exchange";
+import { checkDepth } from "./io";
 
 const PROTOBUF = "application/x-protobuf";
 const JSON_CT = "application/json";
 const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 
-function acceptsGzip(request: Request): boolean {
+function acceptsGzip(request: StoreRequest): boolean {
   return (request.headers.get("accept-encoding") ?? "").split(",").some((t) => t.split(";")[0]!.trim().toLowerCase() === "gzip");
 }
 
-function reply(request: Request, status: number, contentType: string, body: Uint8Array | string): Response {
+function reply(request: StoreRequest, status: number, contentType: string, body: Uint8Array | string): StoreResponse {
   let bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
   const headers: Record<string, string> = { "content-type": contentType, "cache-control": "no-store, no-transform" };
   if (acceptsGzip(request) && bytes.byteLength > 0) {
     bytes = new Uint8Array(gzipSync(bytes));
     headers["content-encoding"] = "gzip";
   }
-  return new Response(bytes as BodyInit, { status, headers });
+  return { status, headers, body: bytes };
 }
 
-function refuse(request: Request, status: number, contentType: string, message: string): Response {
+function refuse(request: StoreRequest, status: number, contentType: string, message: string): StoreResponse {
   return contentType === JSON_CT ? reply(request, status, JSON_CT, JSON.stringify({ code: 3, message })) : reply(request, status, PROTOBUF, encodeStatus(message));
 }
 
-export async function handleOtlpTraces(request: Request, store: LightningStore): Promise<Response> {
+export async function handleOtlpTraces(request: StoreRequest, store: LightningStore): Promise<StoreResponse> {
   const contentType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (contentType !== PROTOBUF && contentType !== JSON_CT) {
     return refuse(request, 400, PROTOBUF, `Unsupported Content-Type '${contentType}', expected '${PROTOBUF}' or '${JSON_CT}'`);
   }
-  let raw: Uint8Array;
-  try {
-    raw = await readBody(request, MAX_BODY_BYTES);
-  } catch (e) {
-    if (e instanceof HttpError) return refuse(request, e.status, contentType, e.message);
-    throw e;
-  }
+  let raw: Uint8Array = request.body ?? new Uint8Array();
   const encoding = (request.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
   if (encoding === "gzip") {
     try {

@@ -4,12 +4,13 @@
 import type { LightningStore, Rollout, AttemptedRollout, Span, EnqueueRolloutRequest } from "../index";
 import { wireAttempt } from "../rows";
 import type { Access } from "./auth";
-import { API_HEADERS, HttpError, json, jsonText, objectBody, parseWith, queryObject } from "./io";
+import type { StoreResponse } from "./exchange";
+import { HttpError, json, jsonText, objectBody, parseWith, queryObject } from "./io";
 import type { z } from "zod";
 import * as s from "./schemas";
 
-export type RouteContext = { store: LightningStore; params: string[]; url: URL; body: () => Promise<unknown> };
-export type Route = { method: "GET" | "POST"; path: string; access: Access; handle(ctx: RouteContext): Promise<Response> };
+export type RouteContext = { store: LightningStore; params: string[]; url: URL; body: () => unknown };
+export type Route = { method: "GET" | "POST"; path: string; access: Access; handle(ctx: RouteContext): Promise<StoreResponse> };
 
 const nullIfMissing = <T>(v: T | null) => json(v ?? null);
 
@@ -63,26 +64,12 @@ const spansQuery = (method: "GET" | "POST"): Route => ({
     const first = await ctx.store.querySpansText({ ...q, limit: limit === -1 ? SPAN_CHUNK : Math.min(limit, SPAN_CHUNK) });
     if ((limit !== -1 && limit <= SPAN_CHUNK) || first.items.length < SPAN_CHUNK) return jsonText(pageJson(first.items, limit, offset, first.total));
     const rest = ctx.store.streamSpansText({ ...q, offset: offset + SPAN_CHUNK, limit: limit === -1 ? -1 : limit - SPAN_CHUNK }, SPAN_CHUNK);
-    const enc = new TextEncoder();
-    let opened = false;
-    const stream = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        if (!opened) {
-          opened = true;
-          controller.enqueue(enc.encode(`{"items":[${first.items.join(",")}`));
-          return;
-        }
-        const next = await rest.next();
-        if (next.done) {
-          controller.enqueue(enc.encode(`],"limit":${limit},"offset":${offset},"total":${first.total}}`));
-          controller.close();
-        } else controller.enqueue(enc.encode("," + next.value.join(",")));
-      },
-      async cancel() {
-        await rest.return(undefined);
-      },
-    });
-    return new Response(stream, { headers: API_HEADERS });
+    async function* chunks() {
+      yield `{"items":[${first.items.join(",")}`;
+      for await (const items of rest) yield "," + items.join(",");
+      yield `],"limit":${limit},"offset":${offset},"total":${first.total}}`;
+    }
+    return jsonText(chunks());
   },
 });
 
