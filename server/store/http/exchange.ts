@@ -14,8 +14,11 @@ export type StoreRequest = {
   body: Uint8Array | null;
 };
 
-/** A body is bytes, text, or chunks streamed in order (large span pages, so memory stays bounded). */
-export type StoreBody = Uint8Array | string | AsyncIterable<Uint8Array | string> | null;
+/**
+ * A body is bytes, text, parts sent back to back (a span page: head, the joined spans, tail — no copy into
+ * one buffer), or chunks streamed in order (large span pages, so memory stays bounded).
+ */
+export type StoreBody = Uint8Array | string | (Uint8Array | string)[] | AsyncIterable<Uint8Array | string> | null;
 export type StoreResponse = { status: number; headers: Record<string, string>; body: StoreBody };
 export type StoreHandler = (request: StoreRequest) => Promise<StoreResponse>;
 
@@ -31,6 +34,7 @@ export function nodeHeaders(headers: Record<string, string | string[] | undefine
 
 function webBody(body: StoreBody): BodyInit | null {
   if (body === null || typeof body === "string" || body instanceof Uint8Array) return body as BodyInit | null;
+  if (Array.isArray(body)) return new Uint8Array(Buffer.concat(body.map((part) => (typeof part === "string" ? Buffer.from(part) : part))));
   const iterator = body[Symbol.asyncIterator]();
   const enc = new TextEncoder();
   return new ReadableStream<Uint8Array>({

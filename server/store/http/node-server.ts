@@ -35,6 +35,15 @@ async function send(res: http.ServerResponse, response: StoreResponse): Promise<
     res.end(bytes);
     return;
   }
+  if (Array.isArray(body)) {
+    let length = 0;
+    for (const part of body) length += typeof part === "string" ? Buffer.byteLength(part) : part.byteLength;
+    res.writeHead(response.status, { ...response.headers, "content-length": String(length) });
+    res.cork(); // one writev for all parts
+    for (const part of body) res.write(part);
+    res.end();
+    return;
+  }
   res.writeHead(response.status, response.headers);
   const iterator = body[Symbol.asyncIterator]();
   res.once("close", () => void iterator.return?.()); // the client went away: stop reading the store

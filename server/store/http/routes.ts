@@ -50,7 +50,7 @@ const attemptsQuery = queryRoutes("rollouts/:rid/attempts", s.attemptQuery, asyn
 const workersQuery = queryRoutes("workers", s.workerQuery, (ctx, q) => ctx.store.queryWorkers(q));
 
 const SPAN_CHUNK = 2_000;
-const pageJson = (items: string[], limit: number, offset: number, total: number) => `{"items":[${items.join(",")}],"limit":${limit},"offset":${offset},"total":${total}}`;
+const bytes = (v: Uint8Array | string) => (typeof v === "string" ? Buffer.from(v) : v);
 
 /** Spans are served as stored text; results larger than one chunk stream, so memory stays bounded. */
 const spansQuery = (method: "GET" | "POST"): Route => ({
@@ -61,13 +61,19 @@ const spansQuery = (method: "GET" | "POST"): Route => ({
     const q = parseWith(s.spanQuery, await queryInput(ctx, method), method === "GET" ? "query" : "body");
     const limit = q.limit ?? -1;
     const offset = q.offset ?? 0;
-    const first = await ctx.store.querySpansText({ ...q, limit: limit === -1 ? SPAN_CHUNK : Math.min(limit, SPAN_CHUNK) });
-    if ((limit !== -1 && limit <= SPAN_CHUNK) || first.items.length < SPAN_CHUNK) return jsonText(pageJson(first.items, limit, offset, first.total));
-    const rest = ctx.store.streamSpansText({ ...q, offset: offset + SPAN_CHUNK, limit: limit === -1 ? -1 : limit - SPAN_CHUNK }, SPAN_CHUNK);
+    const first = await ctx.store.querySpansJoined({ ...q, limit: limit === -1 ? SPAN_CHUNK : Math.min(limit, SPAN_CHUNK) });
+    const head = `{"items":[`;
+    const tail = (total: number) => `],"limit":${limit},"offset":${offset},"total":${total}}`;
+    if ((limit !== -1 && limit <= SPAN_CHUNK) || first.count < SPAN_CHUNK) return jsonText([head, first.joined, tail(first.total)]);
+    const rest = ctx.store.streamSpansJoined({ ...q, offset: offset + SPAN_CHUNK, limit: limit === -1 ? -1 : limit - SPAN_CHUNK }, SPAN_CHUNK);
     async function* chunks() {
-      yield `{"items":[${first.items.join(",")}`;
-      for await (const items of rest) yield "," + items.join(",");
-      yield `],"limit":${limit},"offset":${offset},"total":${first.total}}`;
+      yield head;
+      yield bytes(first.joined);
+      for await (const page of rest) {
+        yield ",";
+        yield bytes(page.joined);
+      }
+      yield tail(first.total);
     }
     return jsonText(chunks());
   },

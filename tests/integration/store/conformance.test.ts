@@ -197,6 +197,29 @@ describeEachDialect("store REST conformance", (dialect) => {
     expect((await s.client.querySpans(r.rollout_id)).total).toBe(2);
   });
 
+  it("span queries answer in the requested order whatever the insertion order (ties by start time, then span id)", async () => {
+    const r = await s.client.startRollout({ order: true });
+    const aid = r.attempt.attempt_id;
+    // Shuffled sequence ids, and three spans sharing sequence id 7 that differ in start time or span id.
+    const plan: [number, number, string][] = [
+      [9, 5, "0000000000000009"],
+      [7, 3, "00000000000000c7"],
+      [2, 1, "0000000000000002"],
+      [7, 2, "00000000000000b7"],
+      [12, 9, "000000000000000c"],
+      [7, 3, "00000000000000a7"],
+      [1, 0, "0000000000000001"],
+    ];
+    for (const [seq, start, id] of plan) await s.client.addSpan(makeSpan(r.rollout_id, aid, seq, `seq-${seq}`, { span_id: id, start_time: 1_700_000_000 + start }));
+    const ids = async (q: Record<string, unknown>) => (await s.client.querySpans(r.rollout_id, aid, q)).items.map((x: { span_id: string }) => x.span_id);
+    const ascending = ["0000000000000001", "0000000000000002", "00000000000000b7", "00000000000000a7", "00000000000000c7", "0000000000000009", "000000000000000c"];
+    expect(await ids({})).toEqual(ascending);
+    expect(await ids({ sort_by: "sequence_id", sort_order: "asc" })).toEqual(ascending);
+    expect(await ids({ sort_by: "sequence_id", sort_order: "asc", limit: 3, offset: 2 })).toEqual(ascending.slice(2, 5));
+    // Descending reverses the sequence ids; ties keep their stable (ascending) order, as the reference's sort does.
+    expect(await ids({ sort_by: "sequence_id", sort_order: "desc" })).toEqual(["000000000000000c", "0000000000000009", "00000000000000b7", "00000000000000a7", "00000000000000c7", "0000000000000002", "0000000000000001"]);
+  });
+
   it("resources: add (201, rs- id), upsert, latest, history, filters", async () => {
     const llm = { resource_type: "llm", endpoint: "http://localhost:8080/v1", model: "test-model", sampling_parameters: { temperature: 0.7 } };
     const added = await s.client.addResources({ main_llm: llm, greeting: { resource_type: "prompt_template", template: "Hello {name}!", engine: "f-string" } });
