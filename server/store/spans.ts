@@ -47,7 +47,11 @@ export function* addSpans(d: SqlDialect, spans: IncomingSpan[], now: number): Pr
   const missing = new Map<string, IncomingSpan[]>();
   const highest = new Map<string, number>();
   for (const s of spans) {
-    if (s.sequence_id < 0) missing.set(s.rollout_id, [...(missing.get(s.rollout_id) ?? []), s]);
+    if (s.sequence_id < 0) {
+      const list = missing.get(s.rollout_id);
+      if (list) list.push(s);
+      else missing.set(s.rollout_id, [s]);
+    }
     else highest.set(s.rollout_id, Math.max(highest.get(s.rollout_id) ?? 0, s.sequence_id));
   }
   for (const id of rolloutIds) {

@@ -1,8 +1,10 @@
 // The SQLite runner: a direct better-sqlite3 connection for the store's hot paths.
-// Programs run synchronously inside `BEGIN IMMEDIATE … COMMIT`, so a program is atomic and nothing else in
-// this process runs while it holds the write lock. Before writing it awaits `beforeWrite()` (the
-// foundation's gate): an interactive Prisma transaction of this process may hold the lock, and a
-// synchronous wait for it here would block the event loop it needs to finish.
+// Write programs run synchronously inside `BEGIN IMMEDIATE … COMMIT`, each in its own SAVEPOINT, so a
+// program is atomic and nothing else in this process runs while it holds the write lock; programs that
+// arrive in the same event-loop turn share one commit (group commit). Before writing it awaits
+// `beforeWrite()` (the foundation's gate): an interactive Prisma transaction of this process may hold the
+// lock, and a synchronous wait for it here would block the event loop it needs to finish. Checkpoints run
+// on a worker thread (wal-checkpointer.ts).
 import Database from "better-sqlite3";
 import type { Statement } from "better-sqlite3";
 import { SQLITE_PRAGMAS } from "../adapters";
@@ -12,6 +14,10 @@ import { startWalCheckpointer, WRITER_FALLBACK_PAGES, type WalCheckpointer } fro
 const MAX_CACHED_STATEMENTS = 512;
 const BUSY_TIMEOUT_MS = 10_000;
 const PAGE_CACHE_KIB = 64 * 1024;
+/** Programs per group commit: bounds how long one batch holds the event loop. */
+const MAX_BATCH = 64;
+
+type Pending = { program: (d: SqlDialect) => Program<unknown>; resolve(value: unknown): void; reject(e: unknown): void; deadline: number };
 
 export class SqliteRunner implements SqlRunner {
   readonly dialect: SqlDialect = SQLITE_DIALECT;
@@ -20,6 +26,11 @@ export class SqliteRunner implements SqlRunner {
   #plucked = new Map<string, Statement>();
   #beforeWrite: () => Promise<void>;
   #checkpointer: WalCheckpointer;
+  #queue: Pending[] = [];
+  #scheduled = false;
+  #flushing = false;
+  #busyDelay = 0;
+  #tx: Record<"begin" | "savepoint" | "release" | "rollbackTo" | "commit" | "rollback", Statement>;
 
   constructor(file: string, beforeWrite: () => Promise<void>) {
     this.#db = new Database(file, { timeout: 0 });
@@ -37,6 +48,15 @@ export class SqliteRunner implements SqlRunner {
     this.#db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     this.#checkpointer = startWalCheckpointer(file);
     this.#beforeWrite = beforeWrite;
+    const prepare = (sql: string) => this.#db.prepare(sql);
+    this.#tx = {
+      begin: prepare("BEGIN IMMEDIATE"),
+      savepoint: prepare("SAVEPOINT program"),
+      release: prepare("RELEASE program"),
+      rollbackTo: prepare("ROLLBACK TO program"),
+      commit: prepare("COMMIT"),
+      rollback: prepare("ROLLBACK"),
+    };
   }
 
   #statement(sql: string, pluck: boolean): Statement {
@@ -78,22 +98,91 @@ export class SqliteRunner implements SqlRunner {
     return this.#drive(program(this.dialect));
   }
 
-  async write<T>(program: (d: SqlDialect) => Program<T>): Promise<T> {
-    const deadline = Date.now() + BUSY_TIMEOUT_MS;
-    for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
+  /**
+   * Runs `program` in a transaction of its own making: all of it commits or none of it does. Writes that
+   * arrive together are group-committed: each runs in a SAVEPOINT of one shared BEGIN IMMEDIATE … COMMIT,
+   * so a failing program rolls back only itself, and the commit (WAL frames, b-tree parents) is paid once
+   * per batch rather than once per request. A promise settles only after the batch's COMMIT.
+   */
+  write<T>(program: (d: SqlDialect) => Program<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ program, resolve: resolve as (v: unknown) => void, reject, deadline: Date.now() + BUSY_TIMEOUT_MS });
+      this.#schedule(0);
+    });
+  }
+
+  // The batch window is one event-loop turn: every request read in the same poll phase queues its write
+  // before the check phase (setImmediate) runs them.
+  #schedule(delay: number): void {
+    if (this.#scheduled || this.#flushing) return;
+    this.#scheduled = true;
+    const run = () => {
+      this.#scheduled = false;
+      void this.#flush();
+    };
+    if (delay > 0) setTimeout(run, delay);
+    else setImmediate(run);
+  }
+
+  async #flush(): Promise<void> {
+    this.#flushing = true;
+    let retryIn = 0;
+    try {
       await this.#beforeWrite();
+      const batch = this.#queue.splice(0, MAX_BATCH);
+      if (batch.length === 0) return;
       try {
-        // better-sqlite3's transaction(): BEGIN IMMEDIATE, COMMIT, or ROLLBACK when the function throws.
-        return this.#db.transaction(() => this.#drive(program(this.dialect))).immediate();
+        this.#tx.begin.run();
       } catch (e) {
-        const code = (e as { code?: string }).code ?? "";
-        if (!code.startsWith("SQLITE_BUSY") || Date.now() > deadline) throw e;
+        const busy = ((e as { code?: string }).code ?? "").startsWith("SQLITE_BUSY");
+        const now = Date.now();
+        const waiting = batch.filter((p) => busy && p.deadline > now);
+        for (const p of batch) if (!waiting.includes(p)) p.reject(e);
+        this.#queue.unshift(...waiting); // another connection holds the write lock: retry them first
+        this.#busyDelay = Math.min(this.#busyDelay * 2 || 1, 50);
+        retryIn = this.#busyDelay;
+        return;
       }
-      await new Promise((r) => setTimeout(r, delay));
+      this.#busyDelay = 0;
+      const done: [Pending, unknown][] = [];
+      for (let k = 0; k < batch.length; k++) {
+        const p = batch[k]!;
+        this.#tx.savepoint.run();
+        try {
+          const value = this.#drive(p.program(this.dialect));
+          this.#tx.release.run();
+          done.push([p, value]);
+        } catch (e) {
+          if (!this.#db.inTransaction) {
+            // SQLite rolled the whole transaction back (I/O error, disk full): nothing of this batch stays.
+            for (const [q] of done) q.reject(e);
+            for (const q of batch.slice(k)) q.reject(e);
+            return;
+          }
+          this.#tx.rollbackTo.run();
+          this.#tx.release.run();
+          p.reject(e);
+        }
+      }
+      try {
+        this.#tx.commit.run();
+      } catch (e) {
+        if (this.#db.inTransaction) this.#tx.rollback.run();
+        for (const [p] of done) p.reject(e);
+        return;
+      }
+      for (const [p, value] of done) p.resolve(value);
+    } catch (e) {
+      // beforeWrite failed, or the statements above did: fail what is queued rather than hang it.
+      for (const p of this.#queue.splice(0)) p.reject(e);
+    } finally {
+      this.#flushing = false;
+      if (this.#queue.length) this.#schedule(retryIn);
     }
   }
 
   async close(): Promise<void> {
+    while (this.#queue.length || this.#flushing || this.#scheduled) await new Promise((r) => setTimeout(r, 5));
     this.#statements.clear();
     this.#plucked.clear();
     await this.#checkpointer.stop();
