@@ -29,6 +29,9 @@ const ROLLOUT_SORT: Record<string, string> = {
   metadata: "metadata",
 };
 
+/** Lets the dashboard's default sort (start time) read its order off the index. */
+const ROLLOUT_NOT_NULL: ReadonlySet<string> = new Set(["rollout_id", "input", "start_time", "status", "config"]);
+
 function* page<T>(table: string, columns: string, where: Cond, order: string, limit: number, offset: number): Program<{ rows: T[]; total: number }> {
   const lo = limitOffset(limit, offset);
   const rows = yield* all<T>(`SELECT ${columns} FROM ${table}${where.sql}${order}${lo.sql}`, [...where.params, ...lo.params]);
@@ -53,7 +56,7 @@ export function rolloutWhere(d: SqlDialect, q: RolloutQuery): Cond {
 
 export function* queryRollouts(d: SqlDialect, q: RolloutQuery): Program<PaginatedResult<Rollout | AttemptedRollout>> {
   const { limit, offset } = checkPage(q);
-  const order = orderBy(q.sort_by, q.sort_order ?? "asc", ROLLOUT_SORT, "created_pos", "rollout_id");
+  const order = orderBy(q.sort_by, q.sort_order ?? "asc", ROLLOUT_SORT, "created_pos", "rollout_id", ROLLOUT_NOT_NULL);
   const { rows, total } = yield* page<RolloutRow>("store_rollouts", ROLLOUT_COLUMNS, rolloutWhere(d, q), order, limit, offset);
   return { items: yield* attachLatest(rows), limit, offset, total };
 }
