@@ -204,9 +204,10 @@ export function* querySpansText(d: SqlDialect, q: SpanQuery): Program<PaginatedR
 export type JoinedSpans = { joined: Uint8Array | string; count: number; limit: number; offset: number; total: number };
 
 /**
- * One page of spans as JoinedSpans. The database joins the texts itself (SQLite hands back one buffer): no
- * JS string per span and no re-encoding, which had cost more than the query. Both aggregates read the
- * ordered subquery in its order; tests/integration/store/conformance pins that on both dialects.
+ * One page of spans as JoinedSpans. SQLite joins the texts itself and hands back one buffer: no JS string
+ * per span and no re-encoding, which had cost more than the query. The aggregate reads the ordered subquery
+ * in its order (SQLite runs it as a co-routine; tests/integration/store/conformance pins the order).
+ * PostgreSQL returns the texts, joined here.
  */
 export function* querySpansJoined(d: SqlDialect, q: SpanQuery): Program<JoinedSpans> {
   const { limit, offset } = checkPage(q);
@@ -215,10 +216,18 @@ export function* querySpansJoined(d: SqlDialect, q: SpanQuery): Program<JoinedSp
   const lo = limitOffset(limit, offset);
   const params = [...sel.where.params, ...lo.params];
   const inner = `SELECT body FROM store_spans${sel.where.sql}${sel.order}${lo.sql}`;
-  const aggregate = d.name === "sqlite" ? "CAST(group_concat(body, ',') AS BLOB)" : "string_agg(body, ',')";
-  const row = (yield* one<{ joined: Uint8Array | string | null; n: number }>(`SELECT ${aggregate} AS joined, COUNT(*) AS n FROM (${inner}) page`, params))!;
-  const joined = row.joined ?? "";
-  const count = Number(row.n);
+  let joined: Uint8Array | string;
+  let count: number;
+  if (d.name === "sqlite") {
+    const row = (yield* one<{ joined: Uint8Array | null; n: number }>(`SELECT CAST(group_concat(body, ',') AS BLOB) AS joined, COUNT(*) AS n FROM (${inner})`, params))!;
+    joined = row.joined ?? "";
+    count = Number(row.n);
+  } else {
+    // string_agg measured slower here than sending the rows (13 → 19 ms for 1,000 spans).
+    const texts = yield* column<string>(inner, params);
+    joined = texts.join(",");
+    count = texts.length;
+  }
   const total =
     offset === 0 && (limit === -1 || count < limit) ? count : Number((yield* one<{ n: number }>(`SELECT COUNT(*) AS n FROM store_spans${sel.where.sql}`, sel.where.params))!.n);
   return { joined, count, limit, offset, total };
