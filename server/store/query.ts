@@ -44,7 +44,8 @@ export function orderBy(
   notNull: ReadonlySet<string> = NONE,
 ): string {
   if (sortBy === null || sortBy === undefined) return ` ORDER BY ${fallback}`;
-  const col = columns[sortBy];
+  // Own keys only: `toString`, `constructor` and the like must not reach the SQL as column names.
+  const col = Object.hasOwn(columns, sortBy) ? columns[sortBy] : undefined;
   if (!col) throw new StoreInputError(`Invalid sort_by: ${sortBy}, allowed fields are: ${Object.keys(columns).join(", ")}`, "sort_by");
   const dir = order === "desc" ? "DESC" : "ASC";
   // The NULL-placement term is left out for NOT NULL columns: it would keep the planner from reading

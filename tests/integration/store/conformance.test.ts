@@ -243,6 +243,9 @@ describeEachDialect("store REST conformance", (dialect) => {
     expect(await status(s.client.queryRollouts({ limit: -2 }))).toBe(400);
     expect(await status(s.client.queryRollouts({ offset: -1 }))).toBe(400);
     expect(await status(s.client.queryRollouts({ sort_by: "nope" }))).toBe(400);
+    // Names every object inherits are not columns either (the malformed-input sweep found `toString`).
+    for (const sort_by of ["toString", "constructor", "__proto__", "hasOwnProperty"]) expect(await status(s.client.queryRollouts({ sort_by }))).toBe(400);
+    expect(await status(s.client.querySpans("ro-any", null, { sort_by: "valueOf" }))).toBe(400);
     const e = (await s.client.request("POST", "/queues/rollouts/enqueue", { json: { rollouts: [{ mode: "train" }] } }).catch((x: unknown) => x)) as HttpStatusError & { body: { detail: { loc: unknown[] }[] } };
     expect(e.status).toBe(422);
     expect(e.body.detail[0]!.loc).toEqual(["body", "rollouts", 0, "input"]);
