@@ -50,7 +50,6 @@ const attemptsQuery = queryRoutes("rollouts/:rid/attempts", s.attemptQuery, asyn
 const workersQuery = queryRoutes("workers", s.workerQuery, (ctx, q) => ctx.store.queryWorkers(q));
 
 const SPAN_CHUNK = 2_000;
-const bytes = (v: Uint8Array | string) => (typeof v === "string" ? Buffer.from(v) : v);
 
 /** Spans are served as stored text; results larger than one chunk stream, so memory stays bounded. */
 const spansQuery = (method: "GET" | "POST"): Route => ({
@@ -68,10 +67,10 @@ const spansQuery = (method: "GET" | "POST"): Route => ({
     const rest = ctx.store.streamSpansJoined({ ...q, offset: offset + SPAN_CHUNK, limit: limit === -1 ? -1 : limit - SPAN_CHUNK }, SPAN_CHUNK);
     async function* chunks() {
       yield head;
-      yield bytes(first.joined);
+      yield first.joined;
       for await (const page of rest) {
         yield ",";
-        yield bytes(page.joined);
+        yield page.joined;
       }
       yield tail(first.total);
     }
