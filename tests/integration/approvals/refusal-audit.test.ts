@@ -47,10 +47,11 @@ describeEachDialect("refused decisions are audited", (dialect) => {
     return rows.map((r) => ({ ...r, after: JSON.parse(r.after!) as Record<string, unknown> }));
   }
 
-  async function expectRefusedAndAudited(attempt: Promise<unknown>, actor: Actor, target: { type: string; id: string }, want: { action: string; phase: string; code: string; reason: RegExp }) {
+  /** Runs `attempt` (after noting the pointers and the refusals so far) and checks what it left behind. */
+  async function expectRefusedAndAudited(attempt: () => Promise<unknown>, actor: Actor, target: { type: string; id: string }, want: { action: string; phase: string; code: string; reason: RegExp }) {
     const before = await pointers();
     const seen = (await refusals(actor, target.id)).length;
-    await expect(attempt).rejects.toMatchObject({ code: want.code, message: expect.stringMatching(want.reason) });
+    await expect(attempt()).rejects.toMatchObject({ code: want.code, message: expect.stringMatching(want.reason) });
     expect(await pointers()).toEqual(before);
     const rows = await refusals(actor, target.id);
     expect(rows).toHaveLength(seen + 1); // one row: never none, never two
@@ -66,14 +67,14 @@ describeEachDialect("refused decisions are audited", (dialect) => {
     const id = world.add("A");
     const begun = await begin(rosa.actor, id);
     const otherChallenge = rosa.key.assert(begun.options!, { challenge: Buffer.alloc(32, 7).toString("base64url") });
-    await expectRefusedAndAudited(finishApproval(database, rosa.actor, { payload: begun.payload, response: otherChallenge }, { source: world.source, now }), rosa.actor, candidate(id), {
+    await expectRefusedAndAudited(() => finishApproval(database, rosa.actor, { payload: begun.payload, response: otherChallenge }, { source: world.source, now }), rosa.actor, candidate(id), {
       action: "approval.canary.refused",
       phase: "finish",
       code: "BAD_REQUEST",
       reason: /signed a different challenge/,
     });
     const stranger = new SoftAuthenticator(rosa.key.origin);
-    const row = await expectRefusedAndAudited(finishApproval(database, rosa.actor, { payload: begun.payload, response: stranger.assert(begun.options!) }, { source: world.source, now }), rosa.actor, candidate(id), {
+    const row = await expectRefusedAndAudited(() => finishApproval(database, rosa.actor, { payload: begun.payload, response: stranger.assert(begun.options!) }, { source: world.source, now }), rosa.actor, candidate(id), {
       action: "approval.canary.refused",
       phase: "finish",
       code: "FORBIDDEN",
@@ -88,7 +89,7 @@ describeEachDialect("refused decisions are audited", (dialect) => {
     const begun = await begin(rosa.actor, id);
     const response = rosa.key.assert(begun.options!);
     await finishApproval(database, rosa.actor, { payload: begun.payload, response }, { source: world.source, now });
-    const replay = await expectRefusedAndAudited(finishApproval(database, rosa.actor, { payload: begun.payload, response }, { source: world.source, now: later(5) }), rosa.actor, candidate(id), {
+    const replay = await expectRefusedAndAudited(() => finishApproval(database, rosa.actor, { payload: begun.payload, response }, { source: world.source, now: later(5) }), rosa.actor, candidate(id), {
       action: "approval.canary.refused",
       phase: "finish",
       code: "CONFLICT",
@@ -99,7 +100,7 @@ describeEachDialect("refused decisions are audited", (dialect) => {
     const rb = await beginRollback(database, rosa.actor, { agent: AGENT, pointer: "canary", toDigest: PARENT.digest, reason: "canary misroutes refunds" }, { source: world.source, now });
     const answer = rosa.key.assert(rb.options!);
     await finishRollback(database, rosa.actor, { payload: rb.payload, response: answer }, { source: world.source, now });
-    await expectRefusedAndAudited(finishRollback(database, rosa.actor, { payload: rb.payload, response: answer }, { source: world.source, now }), rosa.actor, { type: "pointer", id: `${AGENT}/canary` }, {
+    await expectRefusedAndAudited(() => finishRollback(database, rosa.actor, { payload: rb.payload, response: answer }, { source: world.source, now }), rosa.actor, { type: "pointer", id: `${AGENT}/canary` }, {
       action: "rollback.canary.refused",
       phase: "finish",
       code: "CONFLICT",
@@ -110,7 +111,7 @@ describeEachDialect("refused decisions are audited", (dialect) => {
   it("an expired payload", async () => {
     const id = world.add("A");
     const begun = await begin(rosa.actor, id);
-    await expectRefusedAndAudited(finishApproval(database, rosa.actor, { payload: begun.payload, response: rosa.key.assert(begun.options!) }, { source: world.source, now: later(301) }), rosa.actor, candidate(id), {
+    await expectRefusedAndAudited(() => finishApproval(database, rosa.actor, { payload: begun.payload, response: rosa.key.assert(begun.options!) }, { source: world.source, now: later(301) }), rosa.actor, candidate(id), {
       action: "approval.canary.refused",
       phase: "finish",
       code: "PRECONDITION_FAILED",
@@ -120,8 +121,8 @@ describeEachDialect("refused decisions are audited", (dialect) => {
 
   it("self-approval at begin, and a rejection by someone separation of duties excludes", async () => {
     const own = world.add("A", { declaredBy: rosa.actor.id });
-    await expectRefusedAndAudited(begin(rosa.actor, own), rosa.actor, candidate(own), { action: "approval.canary.refused", phase: "begin", code: "FORBIDDEN", reason: /separation of duties/ });
-    await expectRefusedAndAudited(rejectCandidate(database, rosa.actor, { agent: AGENT, candidateId: own, comment: "my own, but bad" }, { source: world.source, now }), rosa.actor, candidate(own), {
+    await expectRefusedAndAudited(() => begin(rosa.actor, own), rosa.actor, candidate(own), { action: "approval.canary.refused", phase: "begin", code: "FORBIDDEN", reason: /separation of duties/ });
+    await expectRefusedAndAudited(() => rejectCandidate(database, rosa.actor, { agent: AGENT, candidateId: own, comment: "my own, but bad" }, { source: world.source, now }), rosa.actor, candidate(own), {
       action: "approval.reject.refused",
       phase: "finish",
       code: "FORBIDDEN",
@@ -134,7 +135,7 @@ describeEachDialect("refused decisions are audited", (dialect) => {
     const id = world.add("A");
     const begun = await begin(rosa.actor, id);
     world.bumpEvaluator();
-    await expectRefusedAndAudited(finishApproval(database, rosa.actor, { payload: begun.payload, response: rosa.key.assert(begun.options!) }, { source: world.source, now: later(20) }), rosa.actor, candidate(id), {
+    await expectRefusedAndAudited(() => finishApproval(database, rosa.actor, { payload: begun.payload, response: rosa.key.assert(begun.options!) }, { source: world.source, now: later(20) }), rosa.actor, candidate(id), {
       action: "approval.canary.refused",
       phase: "finish",
       code: "PRECONDITION_FAILED",
@@ -148,16 +149,16 @@ describeEachDialect("refused decisions are audited", (dialect) => {
     const { privateKey, publicKey } = generateKeyPairSync("ed25519");
     const keyId = (await registerBotKey(database, SYSTEM, { botId: bot.id, name: "ci", publicKey: publicKey.export({ format: "pem", type: "spki" }).toString() })).id;
     const id = world.add("A", { canaryApprovers: { actorIds: [], roles: ["release_approver", "release_bot"] } });
-    await expectRefusedAndAudited(begin(bot, id), bot, candidate(id), { action: "approval.canary.refused", phase: "begin", code: "FORBIDDEN", reason: /no release policy/ });
+    await expectRefusedAndAudited(() => begin(bot, id), bot, candidate(id), { action: "approval.canary.refused", phase: "begin", code: "FORBIDDEN", reason: /no release policy/ });
     const policy = { botId: bot.id, agents: [AGENT], verdicts: ["READY FOR APPROVAL" as const], steps: ["canary" as const], maxCanaryTasks: 10, maxCanaryWallSeconds: 7200, maxCanaryCostUsd: 10 };
     await setBotPolicy(database, SYSTEM, policy);
-    await expectRefusedAndAudited(begin(bot, id), bot, candidate(id), { action: "approval.canary.refused", phase: "begin", code: "FORBIDDEN", reason: /beyond its policy: canary boundary of 20 tasks/ });
+    await expectRefusedAndAudited(() => begin(bot, id), bot, candidate(id), { action: "approval.canary.refused", phase: "begin", code: "FORBIDDEN", reason: /beyond its policy: canary boundary of 20 tasks/ });
 
     await setBotPolicy(database, SYSTEM, { ...policy, maxCanaryTasks: 20 });
     const forged = await begin(bot, id);
     const otherKey = generateKeyPairSync("ed25519").privateKey;
     const forgedSig = { keyId, signature: sign(null, Buffer.from(forged.signingInput!), otherKey).toString("base64url") };
-    const row = await expectRefusedAndAudited(finishApproval(database, bot, { payload: forged.payload, bot: forgedSig }, { source: world.source, now }), bot, candidate(id), {
+    const row = await expectRefusedAndAudited(() => finishApproval(database, bot, { payload: forged.payload, bot: forgedSig }, { source: world.source, now }), bot, candidate(id), {
       action: "approval.canary.refused",
       phase: "finish",
       code: "BAD_REQUEST",
@@ -168,7 +169,7 @@ describeEachDialect("refused decisions are audited", (dialect) => {
     const begun = await begin(bot, id);
     await setBotPolicy(database, SYSTEM, { ...policy, agents: ["another-agent"], maxCanaryTasks: 20 });
     const signed = { keyId, signature: sign(null, Buffer.from(begun.signingInput!), privateKey).toString("base64url") };
-    await expectRefusedAndAudited(finishApproval(database, bot, { payload: begun.payload, bot: signed }, { source: world.source, now }), bot, candidate(id), {
+    await expectRefusedAndAudited(() => finishApproval(database, bot, { payload: begun.payload, bot: signed }, { source: world.source, now }), bot, candidate(id), {
       action: "approval.canary.refused",
       phase: "finish",
       code: "FORBIDDEN",
@@ -184,14 +185,14 @@ describeEachDialect("refused decisions are audited", (dialect) => {
     const other = await beginRollback(database, rosa.actor, { agent: AGENT, pointer: "canary", toDigest: PARENT.digest, reason: "same, from another tab" }, { source: world.source, now });
     await finishRollback(database, rosa.actor, { payload: other.payload, response: rosa.key.assert(other.options!) }, { source: world.source, now });
     const target = { type: "pointer", id: `${AGENT}/canary` };
-    await expectRefusedAndAudited(finishRollback(database, rosa.actor, { payload: rb.payload, response: rosa.key.assert(rb.options!) }, { source: world.source, now }), rosa.actor, target, {
+    await expectRefusedAndAudited(() => finishRollback(database, rosa.actor, { payload: rb.payload, response: rosa.key.assert(rb.options!) }, { source: world.source, now }), rosa.actor, target, {
       action: "rollback.canary.refused",
       phase: "finish",
       code: "CONFLICT",
       reason: /moved since the rollback was prepared/,
     });
     const carl = await personWithPasskey(database, [{ role: "canary_approver", agent: AGENT }], `Carl ${dialect}`);
-    await expectRefusedAndAudited(beginRollback(database, carl.actor, { agent: AGENT, pointer: "canary", toDigest: PARENT.digest, reason: "try" }, { source: world.source, now }), carl.actor, target, {
+    await expectRefusedAndAudited(() => beginRollback(database, carl.actor, { agent: AGENT, pointer: "canary", toDigest: PARENT.digest, reason: "try" }, { source: world.source, now }), carl.actor, target, {
       action: "rollback.canary.refused",
       phase: "begin",
       code: "FORBIDDEN",
@@ -202,7 +203,7 @@ describeEachDialect("refused decisions are audited", (dialect) => {
   it("through tRPC: a person whose role is for another agent is refused by the scope check, and that is recorded too", async () => {
     const id = world.add("A");
     const otherAgent = await personWithPasskey(database, [{ role: "release_approver", agent: "another-agent" }], `Olga ${dialect}`);
-    await expectRefusedAndAudited(callerFor(database, otherAgent.actor).approvals.begin({ agent: AGENT, candidateId: id, step: "canary" }), otherAgent.actor, candidate(id), {
+    await expectRefusedAndAudited(() => callerFor(database, otherAgent.actor).approvals.begin({ agent: AGENT, candidateId: id, step: "canary" }), otherAgent.actor, candidate(id), {
       action: "approval.canary.refused",
       phase: "begin",
       code: "FORBIDDEN",
