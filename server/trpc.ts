@@ -61,14 +61,19 @@ function agentOf(raw: unknown, field: string): string | null {
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
+/** Told when a signed-in caller lacks the scope (decisions record such attempts); must not throw. */
+export type ScopeRefusalHook = (refusal: { database: Database; actor: Actor; rawInput: unknown; error: DomainError }) => Promise<void>;
+
 // Runs before the input is parsed, so a refused caller learns nothing and costs nothing.
-function requireScope(scope: Scope, agentInput: string | undefined) {
+function requireScope(scope: Scope, agentInput: string | undefined, onRefused: ScopeRefusalHook | undefined) {
   return t.middleware(async ({ ctx, next, getRawInput }) => {
     if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first" });
     const agent = agentInput ? agentOf(await getRawInput(), agentInput) : null;
     if (!actorCan(ctx.actor, scope, agent)) {
       const where = agent ? ` for agent "${agent}"` : "";
-      throw new TRPCError({ code: "FORBIDDEN", message: `${ctx.actor.name} lacks the "${scope}" scope${where}` });
+      const message = `${ctx.actor.name} lacks the "${scope}" scope${where}`;
+      await onRefused?.({ database: ctx.database, actor: ctx.actor, rawInput: await getRawInput(), error: new DomainError("FORBIDDEN", message) });
+      throw new TRPCError({ code: "FORBIDDEN", message });
     }
     return next({ ctx: { ...ctx, actor: ctx.actor } });
   });
@@ -82,6 +87,6 @@ export const publicProcedure = t.procedure.meta({ public: true }).use(domainErro
  * (`scopedProcedure("approval:default", { agentInput: "agent" })`): the scope is then checked for that
  * agent, so a role assigned for that agent alone is enough. Otherwise the scope must be held for every agent.
  */
-export function scopedProcedure(scope: Scope, opts: { agentInput?: string } = {}) {
-  return t.procedure.meta({ scope, agentInput: opts.agentInput }).use(requireScope(scope, opts.agentInput)).use(domainErrors);
+export function scopedProcedure(scope: Scope, opts: { agentInput?: string; onRefused?: ScopeRefusalHook } = {}) {
+  return t.procedure.meta({ scope, agentInput: opts.agentInput }).use(requireScope(scope, opts.agentInput, opts.onRefused)).use(domainErrors);
 }

@@ -2,7 +2,9 @@
 // transaction — verify the signature and spend its nonce, re-read the receipt and the versions in force,
 // re-run the gate (freshness at the moment of approval), check role, separation of duties and the bot's
 // policy, then seal the approval link, move the pointer and write the audit row. If anything went stale
-// since the page loaded, nothing moves: the refusal (naming the stale check) is what commits.
+// since the page loaded, nothing moves: the refusal (naming the stale check) is what commits. Every other
+// refusal (a bad or replayed signature, self-approval, a bot beyond its policy, …) rolls back and is then
+// recorded on its own by `withRefusalAudit`.
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { STEP_LABELS, STEP_POINTERS } from "@/lib/approvals/availability";
 import type { Actor } from "@/server/auth/actor";
@@ -19,6 +21,8 @@ import { receiptView } from "@/server/gate/receipt/view";
 import { botPolicyViolations, readBotPolicy } from "./bot-policy";
 import { APPROVAL_PURPOSE, approvalPayloadData, ZApprovalPayloadData, type ApprovalPayloadData } from "./payload";
 import { recordDecision } from "./record";
+import { markRefusalRecorded, withRefusalAudit } from "./refusal-audit";
+import { approvalBeginRefusal, approvalFinishRefusal } from "./refusal-contexts";
 import { receiptSigningKey, type ReceiptKey } from "@/server/receipts/signing-key";
 import { actorRefFor, approvalAvailability, approvalSnapshot, viewerOf, type ApprovalSnapshot } from "./snapshot";
 import { buildDecisionStatement, signDecisionStatement } from "./statement";
@@ -53,7 +57,12 @@ async function refusalOf(tx: Database["db"] | Tx, snap: ApprovalSnapshot, actor:
 
 export type BeginApprovalInput = { agent: string; candidateId: string; step: "canary" | "default"; comment?: string };
 
-export async function beginApproval(database: Database, actor: Actor, input: BeginApprovalInput, opts: ApprovalOpts) {
+/** Refused (whatever the reason) → an audit row of its own, then the refusal (refusal-audit.ts). */
+export function beginApproval(database: Database, actor: Actor, input: BeginApprovalInput, opts: ApprovalOpts) {
+  return withRefusalAudit(database, actor, () => approvalBeginRefusal(input), () => begin(database, actor, input, opts));
+}
+
+async function begin(database: Database, actor: Actor, input: BeginApprovalInput, opts: ApprovalOpts) {
   const now = opts.now ?? new Date();
   const snap = await approvalSnapshot(database.db, opts.source, input.candidateId, now);
   const { agent } = snap.state.candidate;
@@ -83,13 +92,29 @@ export async function beginApproval(database: Database, actor: Actor, input: Beg
   return { payload, digest, options, signingInput: null, data };
 }
 
-export type FinishApprovalInput = { payload: SignedPayload; response?: AuthenticationResponseJSON; bot?: { keyId: string; signature: string } };
+export type FinishApprovalInput = {
+  payload: SignedPayload;
+  response?: AuthenticationResponseJSON;
+  bot?: { keyId: string; signature: string };
+  /** The agent the caller's scope was checked for (tRPC): it must be the one the signed payload is about. */
+  agent?: string;
+};
 
-export async function finishApproval(database: Database, actor: Actor, input: FinishApprovalInput, opts: ApprovalOpts) {
+export function checkScopedAgent(input: FinishApprovalInput, agent: string) {
+  if (input.agent !== undefined && input.agent !== agent) throw badInput("agent", "must be the agent named in the signed payload");
+}
+
+/** Refused at commit: the refusal row and its audit row commit in the transaction; any other refusal is recorded after it. */
+export function finishApproval(database: Database, actor: Actor, input: FinishApprovalInput, opts: ApprovalOpts) {
+  return withRefusalAudit(database, actor, () => approvalFinishRefusal(input), () => finish(database, actor, input, opts));
+}
+
+async function finish(database: Database, actor: Actor, input: FinishApprovalInput, opts: ApprovalOpts) {
   if (input.payload?.purpose !== APPROVAL_PURPOSE) throw badInput("payload", "not an approval payload");
   const parsed = ZApprovalPayloadData.safeParse(input.payload.data);
   if (!parsed.success) throw badInput("payload", `not an approval payload (${parsed.error.issues[0]?.path.join(".")})`);
   const data = parsed.data;
+  checkScopedAgent(input, data.agent);
   const now = opts.now ?? new Date();
   // Read (or create) the server key before the transaction: creating it is a write of its own.
   const key = await receiptSigningKey(database.db);
@@ -117,7 +142,17 @@ export async function finishApproval(database: Database, actor: Actor, input: Fi
           actor,
           action: `approval.${data.step}.refused`,
           target: { type: "candidate", id: data.candidateId },
-          after: { reason: refusal.reason, receiptDigest: snap.head, signedReceipt: data.receiptDigest, verdict: snap.report.verdict, signature: signature.payloadDigest },
+          after: {
+            kind: "approval",
+            phase: "finish",
+            code: refusal.code,
+            field: refusal.field,
+            reason: refusal.reason,
+            receiptDigest: snap.head,
+            signedReceipt: data.receiptDigest,
+            verdict: snap.report.verdict,
+            signature: signature.payloadDigest,
+          },
         });
         return { ok: false as const, refusal };
       }
@@ -125,7 +160,7 @@ export async function finishApproval(database: Database, actor: Actor, input: Fi
     },
     { locks: [AUDIT_LOCK, pointerLock(data.agent), `receipt:${data.candidateId}`] },
   );
-  if (!outcome.ok) throw new DomainError(outcome.refusal.code, outcome.refusal.reason, outcome.refusal.field);
+  if (!outcome.ok) throw markRefusalRecorded(new DomainError(outcome.refusal.code, outcome.refusal.reason, outcome.refusal.field));
   return outcome;
 }
 

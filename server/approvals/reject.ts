@@ -9,8 +9,17 @@ import { checkAuthority } from "@/server/gate/receipt/approval";
 import { recordDecision } from "./record";
 import { actorRefFor, approvalSnapshot } from "./snapshot";
 import type { ApprovalOpts } from "./approve";
+import { withRefusalAudit } from "./refusal-audit";
+import { rejectionRefusal } from "./refusal-contexts";
 
-export async function rejectCandidate(database: Database, actor: Actor, input: { agent: string; candidateId: string; comment: string }, opts: ApprovalOpts) {
+export type RejectInput = { agent: string; candidateId: string; comment: string };
+
+/** Refused (whatever the reason) → an audit row of its own, then the refusal (refusal-audit.ts). */
+export function rejectCandidate(database: Database, actor: Actor, input: RejectInput, opts: ApprovalOpts) {
+  return withRefusalAudit(database, actor, () => rejectionRefusal(input), () => reject(database, actor, input, opts));
+}
+
+async function reject(database: Database, actor: Actor, input: RejectInput, opts: ApprovalOpts) {
   const comment = input.comment.trim();
   if (comment.length < 3) throw badInput("comment", "say why this candidate is rejected (at least 3 characters)");
   const now = opts.now ?? new Date();

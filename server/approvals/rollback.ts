@@ -14,9 +14,11 @@ import type { Digest } from "@/server/gate/digest";
 import { decideRollback, type PointerMove } from "@/server/gate/pointers";
 import type { ResourceRef } from "@/server/gate/receipt/refs";
 import { receiptView } from "@/server/gate/receipt/view";
-import { verifyDecisionSignature, type ApprovalOpts, type FinishApprovalInput } from "./approve";
+import { checkScopedAgent, verifyDecisionSignature, type ApprovalOpts, type FinishApprovalInput } from "./approve";
 import { ROLLBACK_PURPOSE, ZRollbackPayloadData, type RollbackPayloadData } from "./payload";
 import { recordDecision } from "./record";
+import { withRefusalAudit } from "./refusal-audit";
+import { rollbackBeginRefusal, rollbackFinishRefusal } from "./refusal-contexts";
 import { receiptSigningKey } from "@/server/receipts/signing-key";
 import { actorRefFor } from "./snapshot";
 import { buildDecisionStatement, signDecisionStatement } from "./statement";
@@ -76,7 +78,12 @@ export async function rollbackOptions(db: Db | Tx, source: ReceiptSource, agent:
 
 export type BeginRollbackInput = { agent: string; pointer: RollbackPointer; toDigest: string; reason: string };
 
-export async function beginRollback(database: Database, actor: Actor, input: BeginRollbackInput, opts: ApprovalOpts) {
+/** Refused (whatever the reason) → an audit row of its own, then the refusal (refusal-audit.ts). */
+export function beginRollback(database: Database, actor: Actor, input: BeginRollbackInput, opts: ApprovalOpts) {
+  return withRefusalAudit(database, actor, () => rollbackBeginRefusal(input), () => begin(database, actor, input, opts));
+}
+
+async function begin(database: Database, actor: Actor, input: BeginRollbackInput, opts: ApprovalOpts) {
   const reason = input.reason.trim();
   if (reason.length < 3) throw badInput("reason", "say why you roll back (at least 3 characters)");
   const options = await rollbackOptions(database.db, opts.source, input.agent, input.pointer, actor);
@@ -101,11 +108,16 @@ export async function beginRollback(database: Database, actor: Actor, input: Beg
   return { payload, digest, options: webauthn, signingInput: null, data };
 }
 
-export async function finishRollback(database: Database, actor: Actor, input: FinishApprovalInput, opts: ApprovalOpts) {
+export function finishRollback(database: Database, actor: Actor, input: FinishApprovalInput, opts: ApprovalOpts) {
+  return withRefusalAudit(database, actor, () => rollbackFinishRefusal(input), () => finish(database, actor, input, opts));
+}
+
+async function finish(database: Database, actor: Actor, input: FinishApprovalInput, opts: ApprovalOpts) {
   if (input.payload?.purpose !== ROLLBACK_PURPOSE) throw badInput("payload", "not a rollback payload");
   const parsed = ZRollbackPayloadData.safeParse(input.payload.data);
   if (!parsed.success) throw badInput("payload", `not a rollback payload (${parsed.error.issues[0]?.path.join(".")})`);
   const data = parsed.data;
+  checkScopedAgent(input, data.agent);
   const now = opts.now ?? new Date();
   const key = await receiptSigningKey(database.db);
   return database.transaction(

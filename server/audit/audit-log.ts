@@ -3,8 +3,10 @@
 // transaction of the change it records, so the change and its record commit or vanish together.
 import type { RoleGrant } from "@/lib/auth/scopes";
 import { canonicalJson, newId } from "@/server/auth/canonical";
-import { transactionLocks, type Db, type Tx } from "@/server/db/client";
+import type { KeyObject } from "node:crypto";
+import { transactionLocks, type Database, type Db, type Tx } from "@/server/db/client";
 import { findChainBreak, GENESIS_HASH, hashAuditRow, type AuditRow, type ChainBreak } from "./chain";
+import { AUDIT_CHECKPOINT_EVERY, CheckpointReader, checkpointIfDue, serverCheckpointKeys, writeCheckpointIn, type CheckpointRow } from "./checkpoints";
 
 export type { AuditRow, ChainBreak };
 
@@ -56,7 +58,19 @@ export async function appendAudit(tx: Tx, event: AuditEventInput): Promise<Audit
   };
   const row: AuditRow = { ...content, hash: hashAuditRow(content) };
   await tx.auditEvent.create({ data: row });
+  await checkpointIfDue(tx, row);
   return row;
+}
+
+/** Signs a checkpoint for the rows up to `head` (a head just verified; default: the newest row) not yet vouched for. */
+export function checkpointAudit(database: Database, head?: { seq: number; hash: string }): Promise<CheckpointRow | null> {
+  return database.transaction(
+    async (tx) => {
+      const upTo = head ?? (await tx.auditEvent.findFirst({ orderBy: { seq: "desc" }, select: { seq: true, hash: true } }));
+      return upTo ? writeCheckpointIn(tx, upTo) : null;
+    },
+    { locks: [AUDIT_LOCK] },
+  );
 }
 
 export type AuditPage = { rows: AuditRow[]; nextCursor: number | null; total: number };
@@ -77,29 +91,63 @@ export async function listAudit(db: Db, opts: { cursor?: number | null; limit?: 
   return { rows: page, nextCursor: rows.length > limit ? (page.at(-1)?.seq ?? null) : null, total };
 }
 
-export type ChainVerdict = { ok: boolean; rows: number; head: { seq: number; hash: string } | null; firstBreak: ChainBreak | null; checkedAt: Date };
+export type ChainVerdict = {
+  ok: boolean;
+  rows: number;
+  head: { seq: number; hash: string } | null;
+  firstBreak: ChainBreak | null;
+  /** The newest row a valid signed checkpoint vouches for (0: none); rows after it rest on the unkeyed chain alone. */
+  signedThrough: number;
+  checkedAt: Date;
+};
 
 /**
- * Walks the whole chain in seq order, in batches, and reports the first break. A chain cut short at
- * its newest end still links up, so pass a head recorded earlier elsewhere (`expectHead`, as printed
- * by `npm run audit:verify`) to prove that nothing was removed from the end either.
+ * Walks the whole chain in seq order, in batches, and reports the first break: a row altered, missing or
+ * re-linked, or — through the signed checkpoints — altered and re-hashed with every row after it, rows cut
+ * from the end that a checkpoint vouched for, or checkpoints forged or removed. Rows newer than the last
+ * checkpoint can be cut without trace, so pass a head recorded earlier elsewhere (`expectHead`, as printed
+ * by `npm run audit:verify`) to prove that nothing was removed from the end either. `trustedKeys` replaces
+ * the server's own key (read from the database or LIGHTGATE_RECEIPT_PRIVATE_KEY) with keys kept apart.
  */
-export async function verifyAuditChain(db: Db, opts: { expectHead?: { seq: number; hash: string }; batchSize?: number } = {}): Promise<ChainVerdict> {
+export async function verifyAuditChain(db: Db, opts: { expectHead?: { seq: number; hash: string }; batchSize?: number; trustedKeys?: KeyObject[] } = {}): Promise<ChainVerdict> {
   const batchSize = opts.batchSize ?? 1000;
+  const checkpoints = new CheckpointReader(db, opts.trustedKeys ?? (await serverCheckpointKeys(db)));
   let prev: { seq: number; hash: string } | null = null;
   let count = 0;
-  const verdict = (firstBreak: ChainBreak | null): ChainVerdict => ({ ok: !firstBreak, rows: count, head: firstBreak ? null : prev, firstBreak, checkedAt: new Date() });
+  const verdict = (firstBreak: ChainBreak | null): ChainVerdict => ({ ok: !firstBreak, rows: count, head: firstBreak ? null : prev, firstBreak, signedThrough: checkpoints.signedThrough, checkedAt: new Date() });
+  const checkpointBreak = (upTo: number): ChainBreak | null => {
+    const p = checkpoints.problem;
+    return p && p.seq <= upTo ? { seq: p.seq, id: null, reason: p.reason, detail: p.detail } : null;
+  };
   for (;;) {
     const batch: AuditRow[] = await db.auditEvent.findMany({ where: prev ? { seq: { gt: prev.seq } } : {}, orderBy: { seq: "asc" }, take: batchSize });
-    const broken = findChainBreak(batch, prev);
+    const last = batch.at(-1);
+    if (last) await checkpoints.readThrough(last.seq);
+    const rowBreak = findChainBreak(batch, prev, checkpoints.hashOf);
+    // The earlier of a row's own break and an untrustworthy checkpoint (a row's break wins a tie: it is more precise).
+    const signedBreak = checkpointBreak(rowBreak ? rowBreak.seq - 1 : (last?.seq ?? 0));
+    const broken = signedBreak ?? rowBreak;
     if (broken) {
       count += batch.filter((r) => r.seq < broken.seq).length;
       return verdict(broken);
     }
     count += batch.length;
-    const last = batch.at(-1);
-    if (last) prev = { seq: last.seq, hash: last.hash };
+    if (last) {
+      prev = { seq: last.seq, hash: last.hash };
+      checkpoints.forgetBelow(last.seq + 1);
+    }
     if (batch.length < batchSize) break;
+  }
+  const headSeq = prev?.seq ?? 0;
+  await checkpoints.readThrough(Infinity);
+  if (checkpoints.signedThrough > headSeq) {
+    return verdict({ seq: headSeq + 1, id: null, reason: "truncated", detail: `rows ${headSeq + 1}–${checkpoints.signedThrough}, vouched for by a signed checkpoint, are gone` });
+  }
+  const invalid = checkpointBreak(Infinity);
+  if (invalid) return verdict(invalid);
+  if (headSeq - checkpoints.signedThrough >= AUDIT_CHECKPOINT_EVERY) {
+    const due = checkpoints.signedThrough + AUDIT_CHECKPOINT_EVERY;
+    return verdict({ seq: due, id: null, reason: "checkpoint-missing", detail: `row ${due} should be vouched for by a signed checkpoint (one at least every ${AUDIT_CHECKPOINT_EVERY} rows) and is not: checkpoints were removed, or rows were written around the server` });
   }
   const want = opts.expectHead;
   if (want) {

@@ -41,15 +41,17 @@ export function hashAuditRow(row: Omit<AuditRow, "hash">): string {
 export type ChainBreak = {
   seq: number;
   id: string | null;
-  reason: "hash-mismatch" | "prev-hash-mismatch" | "missing-row" | "truncated";
+  reason: "hash-mismatch" | "prev-hash-mismatch" | "missing-row" | "truncated" | "rechained" | "checkpoint-invalid" | "checkpoint-missing";
   detail: string;
 };
 
 /**
  * Checks rows given in seq order, continuing from `prev` (the last verified row, or null at the
  * start). Returns the first break, or null. Pure, so the CLI, the page and the tests share it.
+ * `vouched(seq)` is the hash a signed checkpoint vouches for (checkpoints.ts): a row edited and the
+ * rows after it re-hashed still link up, but no longer match it.
  */
-export function findChainBreak(rows: readonly AuditRow[], prev: { seq: number; hash: string } | null): ChainBreak | null {
+export function findChainBreak(rows: readonly AuditRow[], prev: { seq: number; hash: string } | null, vouched: (seq: number) => string | undefined = () => undefined): ChainBreak | null {
   let expectedSeq = prev ? prev.seq + 1 : 1;
   let expectedPrev = prev ? prev.hash : GENESIS_HASH;
   for (const row of rows) {
@@ -61,6 +63,10 @@ export function findChainBreak(rows: readonly AuditRow[], prev: { seq: number; h
     }
     if (hashAuditRow(row) !== row.hash) {
       return { seq: row.seq, id: row.id, reason: "hash-mismatch", detail: `row ${row.seq} was altered: its content no longer matches its hash` };
+    }
+    const signed = vouched(row.seq);
+    if (signed !== undefined && signed !== row.hash) {
+      return { seq: row.seq, id: row.id, reason: "rechained", detail: `row ${row.seq} was altered and the rows after it re-hashed: its hash is not the one the server's key signed in a checkpoint` };
     }
     expectedSeq = row.seq + 1;
     expectedPrev = row.hash;

@@ -130,7 +130,7 @@ describeEachDialect("signed approvals", (dialect) => {
     expect(err.message).toMatch(/checks 1, 4 and 5 are stale \(evaluator changed/);
     expect(await readPointer(database.db, AGENT, "canary")).toEqual(before);
     expect(world.chain(id).at(-1)!.kind).toBe("stage3");
-    const refusal = await database.db.auditEvent.findFirstOrThrow({ where: { action: "approval.canary.refused", targetId: id } });
+    const refusal = await database.db.auditEvent.findFirstOrThrow({ where: { action: "approval.canary.refused", targetId: id }, orderBy: { seq: "desc" } });
     expect(refusal.after).toMatch(/checks 1, 4 and 5 are stale/);
     expect(await database.db.approvalDecision.count({ where: { candidateId: id, action: "refused" } })).toBe(1);
     // the signature was spent with the refusal: it cannot be replayed once the gate is re-run
