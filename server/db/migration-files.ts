@@ -1,8 +1,8 @@
 // The migrations on disk, in Prisma's standard layout: prisma/migrations/<dialect>/<ts>_<name>/migration.sql.
 // Read by the schema engine's driver (migrate.ts) and by the read-only state check (migration-state.ts).
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { sha256Hex } from "../digest";
 import type { Dialect } from "./config";
 
 // Spelled out as path.join(process.cwd(), "prisma", ...) so Next's file tracer stays inside prisma/.
@@ -32,8 +32,7 @@ export function migrationsOnDisk(dialect: Dialect): MigrationOnDisk[] {
  * hex SHA-256 of the file and, like Prisma, the file checked out with the other line ends also matches.
  */
 export function sqlMatchesChecksum(sql: string, checksum: string): boolean {
-  const hex = (s: string) => crypto.createHash("sha256").update(s).digest("hex");
   const lf = sql.replaceAll("\r\n", "\n");
   const want = checksum.toLowerCase();
-  return [sql, lf, lf.replaceAll("\n", "\r\n")].some((s) => hex(s) === want);
+  return [sql, lf, lf.replaceAll("\n", "\r\n")].some((s) => sha256Hex(s) === want);
 }
