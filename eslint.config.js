@@ -3,7 +3,7 @@ import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 
 export default tseslint.config(
-  { ignores: [".next/**", "node_modules/**", "server/db/generated/**", "prisma/postgres/**", ".tmp/**", "data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  { ignores: [".next/**", "node_modules/**", "server/db/generated/**", "prisma/postgres/**", ".tmp/**", ".tmp-*", "**/*.scratch.ts", "data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

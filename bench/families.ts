@@ -3,7 +3,7 @@
 // interactions, 800 unlabeled tasks), and PII redaction throughput. Median of three runs per family.
 import os from "node:os";
 import { redactPii } from "@/server/datasets/pii";
-import { digestOf, type Digest } from "@/server/environments/digest";
+import { digestOf, type Digest } from "@/server/digest";
 import { createSupportDesk, findDistribution } from "@/server/environments/support-desk";
 import { deskDomainOfTask } from "@/server/environments/support-desk/domains";
 import { deskExpert } from "@/server/environments/support-desk/expert";

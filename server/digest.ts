@@ -29,6 +29,11 @@ export function digestOf(value: unknown): Digest {
   return sha256Digest(canonicalJson(value));
 }
 
+/** A short stable hex id from parts (ids of tasks, tickets, spans): the first `length` hex digits. */
+export function hexId(length: number, ...parts: (string | number)[]): string {
+  return sha256Hex(parts.join("\u0000")).slice(0, length);
+}
+
 /** A random id with a short prefix saying what it names (`usr-…`, `au-…`); 128 bits, base64url. */
 export function newId(prefix: string): string {
   return `${prefix}-${randomBytes(16).toString("base64url")}`;

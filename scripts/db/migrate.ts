@@ -5,7 +5,8 @@
 // Creating a PostgreSQL migration replays history on a temporary database, so it needs a server:
 // LIGHTGATE_PG_DEV_URL (default postgresql://postgres@127.0.0.1:5432/postgres).
 import { resolveDbTarget } from "../../server/db/config";
-import { createMigration, deployMigrations, migrationStatus } from "../../server/db/migrate";
+import { createMigration, deployMigrations } from "../../server/db/migrate";
+import { readMigrationState } from "../../server/db/migration-state";
 
 const [command = "deploy", name] = process.argv.slice(2);
 
@@ -15,7 +16,7 @@ async function main() {
     const applied = await deployMigrations(target);
     console.log(applied.length ? `applied ${applied.length} migration(s) to ${target.dialect}: ${applied.join(", ")}` : `${target.dialect}: up to date`);
   } else if (command === "status") {
-    const s = await migrationStatus(resolveDbTarget(process.env.DATABASE_URL));
+    const s = await readMigrationState(resolveDbTarget(process.env.DATABASE_URL));
     console.log(JSON.stringify(s, null, 2));
     if (!s.upToDate) process.exitCode = 1;
   } else if (command === "dev") {

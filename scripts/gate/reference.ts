@@ -3,18 +3,19 @@
 // rollouts, attempts and spans), runs the gate on each candidate and prints one JSON document on stdout.
 // --keep leaves the database file in place and names it on stderr.
 // --seed writes the reference into DATABASE_URL instead (times relative to now, for demos and e2e) and prints
-// the seeded candidate ids. The database must already be migrated.
+// the seeded candidate ids; it migrates only when a migration is pending, so it runs beside a server.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../../server/db/client";
 import { resolveDbTarget } from "../../server/db/config";
-import { deployMigrations } from "../../server/db/migrate";
+import { deployMigrations, MigrationBlockedError } from "../../server/db/migrate";
 import { referenceReport, seedReferenceDemo } from "../../server/receipts/reference-demo";
 
 async function seedInto() {
-  // The database is already migrated (npm start / npm run db:migrate): a running server may hold it.
-  const database = await openDatabase(resolveDbTarget(process.env.DATABASE_URL));
+  const target = resolveDbTarget(process.env.DATABASE_URL);
+  await deployMigrations(target);
+  const database = await openDatabase(target);
   try {
     const seeded = await seedReferenceDemo(database, { now: new Date() });
     process.stdout.write(`${JSON.stringify({ seeded })}\n`);
@@ -44,7 +45,8 @@ async function main() {
 main().then(
   () => process.exit(),
   (err: unknown) => {
-    console.error(`gate:reference: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    const said = err instanceof MigrationBlockedError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+    console.error(`gate:reference: ${said}`);
     process.exit(1);
   },
 );

@@ -16,7 +16,11 @@ const port = Number(arg("port", "4747"));
 const host = arg("host", "127.0.0.1");
 process.env.HOSTNAME = host; // what the anonymous-access rule checks
 
-await deployMigrations(resolveDbTarget(process.env.DATABASE_URL));
+// Nothing pending (the dashboard migrated when it started): a read-only check, no lock on the file.
+await deployMigrations(resolveDbTarget(process.env.DATABASE_URL)).catch((e: Error) => {
+  console.error(`store:serve: ${e.message}`);
+  process.exit(1);
+});
 const runtime = await getStoreRuntime();
 await startStoreBackground();
 const served = await serveHandler(runtime.serve, port, host);

@@ -4,7 +4,8 @@
 // the approver's passkey/Ed25519 signature, and the server's envelope signature.
 import type { KeyObject } from "node:crypto";
 import { z } from "zod";
-import { canonicalJson, digestHex, ZDigest, ZJson } from "@/server/gate/digest";
+import { digestHex, ZDigest, ZJson } from "@/server/gate/digest";
+import { canonicalJson } from "@/server/digest";
 import { signEnvelope, verifyEnvelope, type DsseEnvelope } from "@/server/gate/export/dsse";
 import { IN_TOTO_PAYLOAD_TYPE, IN_TOTO_STATEMENT_TYPE } from "@/server/gate/export/statement";
 import type { ReceiptCheck } from "@/server/gate/export/verify-receipt";

@@ -2,8 +2,8 @@
 // change or remove a row (the database triggers refuse both too). A row is appended *inside* the
 // transaction of the change it records, so the change and its record commit or vanish together.
 import type { RoleGrant } from "@/lib/auth/scopes";
-import { canonicalJson, newId } from "@/server/auth/canonical";
 import type { KeyObject } from "node:crypto";
+import { canonicalJson, newId } from "@/server/digest";
 import { transactionLocks, type Database, type Db, type Tx } from "@/server/db/client";
 import { findChainBreak, GENESIS_HASH, hashAuditRow, type AuditRow, type ChainBreak } from "./chain";
 import { AUDIT_CHECKPOINT_EVERY, CheckpointReader, checkpointIfDue, serverCheckpointKeys, writeCheckpointIn, type CheckpointRow } from "./checkpoints";

@@ -1,5 +1,5 @@
 // The audit chain's pure core: what a row's hash covers, and how a sequence of rows is checked.
-import { canonicalJson, sha256Hex } from "@/server/auth/canonical";
+import { canonicalJson, sha256Hex } from "@/server/digest";
 
 export const GENESIS_HASH = "0".repeat(64);
 

@@ -7,7 +7,7 @@
 // /v1/receipts/public-key, or a copy kept apart) can check, without being able to sign; and with
 // LIGHTGATE_RECEIPT_PRIVATE_KEY set, the database holds nothing that could re-sign a forged tail.
 import { sign, verify, type KeyObject } from "node:crypto";
-import { canonicalJson } from "@/server/auth/canonical";
+import { canonicalJson } from "@/server/digest";
 import type { Db, Tx } from "@/server/db/client";
 import { existingReceiptKey, receiptSigningKey } from "@/server/receipts/signing-key";
 

@@ -4,7 +4,7 @@
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import type { Database } from "@/server/db/client";
-import { newId } from "./canonical";
+import { newId } from "@/server/digest";
 import { publicOrigin } from "./origin";
 import { authSecret } from "./secret";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/auth/password-policy";

@@ -5,7 +5,7 @@ import { appendAudit, AUDIT_LOCK, type AuditActor } from "@/server/audit/audit-l
 import type { Database, Db, Tx } from "@/server/db/client";
 import { badInput, DomainError } from "@/server/errors";
 import type { Actor } from "./actor";
-import { canonicalJson, newId } from "./canonical";
+import { canonicalJson, newId } from "@/server/digest";
 import { spendNonce } from "./nonces";
 import { checkPresentedPayload, digestLabel, issuePayload, type SignedPayload } from "./signing";
 

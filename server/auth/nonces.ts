@@ -2,7 +2,7 @@
 // A nonce is spent by one conditional UPDATE (still unused), so of two racing uses exactly one wins.
 import type { Db, Tx } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
-import { newId } from "./canonical";
+import { newId } from "@/server/digest";
 
 export type NoncePurpose = "passkey-registration" | "passkey-signature" | "bot-signature";
 export const NONCE_TTL_MS = 5 * 60_000;

@@ -5,7 +5,7 @@ import { appendAudit, AUDIT_LOCK } from "@/server/audit/audit-log";
 import type { Database, Db } from "@/server/db/client";
 import { badInput, DomainError } from "@/server/errors";
 import type { Actor } from "./actor";
-import { newId } from "./canonical";
+import { newId } from "@/server/digest";
 import { issueNonce, spendNonce, usableNonce } from "./nonces";
 import { publicOrigin } from "./origin";
 

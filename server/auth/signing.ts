@@ -7,7 +7,7 @@ import { decodeClientDataJSON, isoBase64URL } from "@simplewebauthn/server/helpe
 import type { Database, Db, Tx } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
 import type { Actor } from "./actor";
-import { canonicalJson, newId, sha256 } from "./canonical";
+import { canonicalJson, newId, sha256Bytes } from "@/server/digest";
 import { issueNonce, NONCE_TTL_MS, spendNonce, usableNonce, type NoncePurpose } from "./nonces";
 import { publicOrigin } from "./origin";
 
@@ -39,7 +39,7 @@ export type PasskeySignatureRecord = {
 };
 
 export function payloadDigest(payload: SignedPayload): Uint8Array {
-  return sha256(canonicalJson(payload));
+  return sha256Bytes(canonicalJson(payload));
 }
 
 export function digestLabel(digest: Uint8Array): string {
@@ -60,7 +60,7 @@ export async function issuePayload<T>(db: Db | Tx, purpose: NoncePurpose, signer
     signer: { kind: signer.kind, id: signer.id, name: signer.name },
   };
   const canonical = canonicalJson(payload);
-  const digest = sha256(canonical);
+  const digest = sha256Bytes(canonical);
   await issueNonce(db, { id: nonce, purpose, actor: signer, challenge: isoBase64URL.fromBuffer(digest), payload: canonical, now, ttlMs });
   return { payload, digest };
 }
@@ -96,7 +96,7 @@ export async function checkPresentedPayload(db: Db | Tx, purpose: NoncePurpose, 
   const canonical = canonicalJson(payload);
   if (row.payload !== canonical) throw new DomainError("BAD_REQUEST", "payload: differs from the payload that was issued for signing", "payload");
   if (payload.signer?.id !== signerId) throw new DomainError("FORBIDDEN", "payload: issued to another signer", "payload");
-  return { digest: sha256(canonical), row };
+  return { digest: sha256Bytes(canonical), row };
 }
 
 /**

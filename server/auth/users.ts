@@ -6,7 +6,7 @@ import { HUMAN_ROLES, type HumanGrant } from "@/lib/auth/scopes";
 import { appendAudit, AUDIT_LOCK, type AuditActor } from "@/server/audit/audit-log";
 import type { Database, Db, Tx } from "@/server/db/client";
 import { badInput, DomainError } from "@/server/errors";
-import { newId } from "./canonical";
+import { newId } from "@/server/digest";
 import { EVERY_AGENT, isHumanRole, loadGrants } from "./roles";
 
 export type NewUser = { name: string; email: string; password: string; grants: { role: string; agent: string | null }[] };

@@ -2,7 +2,7 @@
 // enough. Used by `npm run verify-receipt` (later) and by the "test my passkey" action right away.
 import { verifyAuthenticationResponse } from "@simplewebauthn/server";
 import { decodeClientDataJSON, isoBase64URL } from "@simplewebauthn/server/helpers";
-import { canonicalJson, sha256 } from "./canonical";
+import { canonicalJson, sha256Bytes } from "@/server/digest";
 import { ed25519Verifies, type BotSignatureRecord } from "./bot-keys";
 import { digestLabel, type PasskeySignatureRecord, type SignedPayload } from "./signing";
 
@@ -17,7 +17,7 @@ export type OfflineVerdict = { ok: true; signer: SignedPayload["signer"]; digest
  */
 export async function verifySignatureOffline(record: SignatureRecord, payload: SignedPayload, expected: { rpId?: string; origin?: string } = {}): Promise<OfflineVerdict> {
   const canonical = canonicalJson(payload);
-  const digest = sha256(canonical);
+  const digest = sha256Bytes(canonical);
   if (record.payloadDigest !== digestLabel(digest)) return { ok: false, reason: "the payload's digest differs from the signed digest" };
   if (record.signer.id !== payload.signer.id || record.signer.kind !== payload.signer.kind) return { ok: false, reason: "the payload names another signer" };
   if (record.kind === "ed25519") {

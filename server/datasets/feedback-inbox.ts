@@ -1,7 +1,7 @@
 // The feedback inbox: `process_feedback` over the API. Each piece of feedback on one interaction is
 // validated, given an id derived from its content (so a client retrying the same submission does not
 // count it twice) and stored; the online learner and feedback training read it through snapshots.
-import { canonicalJson, hexId } from "@/server/environments/digest";
+import { canonicalJson, hexId } from "@/server/digest";
 import type { Database } from "@/server/db/client";
 import type { z } from "zod";
 import { ZFeedback, ZFeedbackSubmission, type Feedback } from "./records";

@@ -2,7 +2,7 @@
 // reporting how many records went in and out (that report becomes the snapshot's lineage):
 // clean → quality filter → deduplicate (exact + near-duplicate) → anonymize (PII) → augment.
 import { z } from "zod";
-import { canonicalJson } from "@/server/environments/digest";
+import { canonicalJson } from "@/server/digest";
 import { Rng } from "@/server/environments/prng";
 import type { Environment } from "@/server/environments/types";
 import { redactPii, PII_TYPES } from "./pii";

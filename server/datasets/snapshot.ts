@@ -2,7 +2,7 @@
 // JSON (RFC 8785) of its records sorted by id, so the same records are always the same snapshot:
 // creating them again returns the existing one. Each name counts its own versions. Loading re-checks
 // the digest from the stored rows, so a snapshot that was altered in the database is refused.
-import { canonicalJson, digestOf, type Digest } from "@/server/environments/digest";
+import { canonicalJson, digestOf, type Digest } from "@/server/digest";
 import type { Database } from "@/server/db/client";
 import { parseRecords, type DatasetRecord, type RecordKind } from "./records";
 

@@ -10,6 +10,8 @@ import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-util
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { DbTarget, Dialect } from "./config";
 import { pgAdapterFactory, pgPoolConfig, sqliteAdapterFactory } from "./adapters";
+import { migrationsDir, migrationsOnDisk } from "./migration-files";
+import { isSqliteBusy, probeSoleAccess, readMigrationState, type MigrationStatus } from "./migration-state";
 
 import type * as WasmEngine from "@prisma/schema-engine-wasm";
 
@@ -20,9 +22,6 @@ type MigrationList = Parameters<SchemaEngine["applyMigrations"]>[0]["migrationsL
 // Spelled out as path.join(process.cwd(), "prisma", ...) so Next's file tracer stays inside prisma/.
 export function schemaDir(dialect: Dialect): string {
   return path.join(process.cwd(), "prisma", dialect === "sqlite" ? "schema" : "postgres/schema");
-}
-export function migrationsDir(dialect: Dialect): string {
-  return path.join(process.cwd(), "prisma", "migrations", dialect);
 }
 const NO_FILTERS = { externalTables: [], externalEnums: [] };
 
@@ -114,25 +113,17 @@ function lockfileFor(dialect: Dialect): string {
 export function readMigrations(dialect: Dialect): MigrationList {
   const baseDir = migrationsDir(dialect);
   const lockPath = path.join(baseDir, "migration_lock.toml");
-  const dirs = fs.existsSync(baseDir)
-    ? fs.readdirSync(baseDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()
-    : [];
   return {
     baseDir,
     lockfile: { path: "migration_lock.toml", content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, "utf8") : lockfileFor(dialect) },
     shadowDbInitScript: "",
-    migrationDirectories: dirs.map((name) => {
-      const file = path.join(baseDir, name, "migration.sql");
-      return {
-        path: name,
-        migrationFile: {
-          path: "migration.sql",
-          content: fs.existsSync(file)
-            ? { tag: "ok" as const, value: fs.readFileSync(file, "utf8") }
-            : { tag: "error" as const, value: `${file} is missing` },
-        },
-      };
-    }),
+    migrationDirectories: migrationsOnDisk(dialect).map((m) => ({
+      path: m.name,
+      migrationFile: {
+        path: "migration.sql",
+        content: m.sql !== null ? { tag: "ok" as const, value: m.sql } : { tag: "error" as const, value: `${m.file} is missing` },
+      },
+    })),
   };
 }
 
@@ -186,42 +177,54 @@ export async function withEngine<T>(target: DbTarget, fn: (engine: SchemaEngine)
   }
 }
 
-/** Applies every pending migration; returns the names it applied. Safe to call on every start. */
-export async function deployMigrations(target: DbTarget): Promise<string[]> {
+/** A migration that cannot run now, said in one line with what to do. */
+export class MigrationBlockedError extends Error {
+  override name = "MigrationBlockedError";
+}
+
+function blockedBy(target: Extract<DbTarget, { dialect: "sqlite" }>, pending: string[]): MigrationBlockedError {
+  const what = pending.length ? `${pending.length} migration(s) pending (${pending.slice(0, 2).join(", ")}${pending.length > 2 ? ", …" : ""})` : "a migration must run";
+  return new MigrationBlockedError(
+    `${what} but ${target.file} is open in another process: stop the server (or worker) using it, run \`npm run db:migrate\`, then start it again`,
+  );
+}
+
+/**
+ * Applies every pending migration; returns the names it applied. Safe to call on every start, and
+ * while a server has the database open: the state is read first (read-only) and the schema engine —
+ * which needs the SQLite file to itself — runs only when something is pending. Then it waits up to
+ * `waitMs` for other connections to close and otherwise throws a MigrationBlockedError.
+ */
+export async function deployMigrations(target: DbTarget, opts: { waitMs?: number } = {}): Promise<string[]> {
+  const deadline = Date.now() + (opts.waitMs ?? 3_000);
+  let state: MigrationStatus | undefined;
+  for (;;) {
+    try {
+      state = await readMigrationState(target, { busyMs: 250 });
+      if (state.pending.length === 0 && state.failed.length === 0) return [];
+      if (target.dialect === "sqlite") probeSoleAccess(target.file);
+      break;
+    } catch (e) {
+      if (target.dialect !== "sqlite" || !isSqliteBusy(e)) throw e;
+      if (Date.now() >= deadline) throw blockedBy(target, state?.pending ?? []);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  try {
+    return await applyWithEngine(target);
+  } catch (e) {
+    // Someone opened the file between the probe and the engine: the engine's own busy error is unreadable.
+    if (target.dialect === "sqlite" && /SocketTimeout|database is locked|SQLITE_BUSY/.test(String((e as Error).message))) {
+      throw blockedBy(target, state.pending);
+    }
+    throw e;
+  }
+}
+
+async function applyWithEngine(target: DbTarget): Promise<string[]> {
   return withEngine(target, async (engine) => {
     const out = await engine.applyMigrations({ migrationsList: readMigrations(target.dialect), filters: NO_FILTERS });
     return out.appliedMigrationNames;
-  });
-}
-
-export type MigrationStatus = {
-  dialect: Dialect;
-  onDisk: string[];
-  applied: string[];
-  pending: string[];
-  failed: string[];
-  edited: string[];
-  upToDate: boolean;
-};
-
-export async function migrationStatus(target: DbTarget): Promise<MigrationStatus> {
-  return withEngine(target, async (engine) => {
-    const list = readMigrations(target.dialect);
-    const out = await engine.diagnoseMigrationHistory({ migrationsList: list, optInToShadowDatabase: false, filters: NO_FILTERS });
-    const onDisk = list.migrationDirectories.map((d) => d.path);
-    const history = out.history;
-    const pending = history?.diagnostic === "databaseIsBehind" || history?.diagnostic === "historiesDiverge" ? history.unappliedMigrationNames : [];
-    const unknown = history && history.diagnostic !== "databaseIsBehind" ? history.unpersistedMigrationNames : [];
-    const applied = onDisk.filter((m) => !pending.includes(m)).concat(unknown);
-    return {
-      dialect: target.dialect,
-      onDisk,
-      applied: out.hasMigrationsTable ? applied : [],
-      pending: out.hasMigrationsTable ? pending : onDisk,
-      failed: out.failedMigrationNames,
-      edited: out.editedMigrationNames,
-      upToDate: out.hasMigrationsTable && !history && out.failedMigrationNames.length === 0 && out.editedMigrationNames.length === 0,
-    };
   });
 }
 

@@ -1,7 +1,7 @@
 // Derived task distributions: a published distribution narrowed to some values of one attribute (one
 // task family, e.g. only billing intents). A derived distribution is a new version with its own digest,
 // so held-out sets, receipts and evaluation pin it like any other.
-import { digestOf } from "./digest";
+import { digestOf } from "@/server/digest";
 import type { TaskDistribution } from "./types";
 
 /**

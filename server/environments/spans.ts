@@ -4,7 +4,7 @@
 // (`agentlightning.annotation` with `agentlightning.reward.<i>.name/value`, index 0 the primary).
 // Everything a learner needs (features, action, behaviour log-probability, reward components) travels
 // in the spans, so trajectoryFromSpans (trajectory.ts) can rebuild it from the store alone.
-import { canonicalJson, hexId } from "./digest";
+import { canonicalJson, hexId } from "@/server/digest";
 import type { Episode } from "./episode";
 import { DEFAULT_REWARD_WEIGHTS, REWARD_COMPONENTS, weightedReward, type RewardComponents } from "./types";
 

@@ -1,7 +1,7 @@
 // The contract between an environment, the episode driver, the span mapping and the trainers.
 // An environment is a seeded, deterministic simulation: given a task and an episode seed, the same
 // actions always produce the same observations, tool outcomes, destination effects and rewards.
-import type { Digest } from "./digest";
+import type { Digest } from "@/server/digest";
 import type { Rng } from "./prng";
 
 /** The four reward components of the training-system document, in this order everywhere. */

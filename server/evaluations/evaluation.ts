@@ -15,7 +15,7 @@ import { familyOf, startFamily, type FamilyRunInit } from "@/server/trainers/fam
 import { imitationItems } from "@/server/trainers/supervised/examples";
 import type { Policy } from "@/server/trainers/policy";
 import { policyDigest } from "@/server/trainers/policy-resource";
-import { deriveMetrics, type MetricRow } from "./metrics";
+import { deriveMetrics, type MetricRow, type ProtocolResults, type Score } from "./metrics";
 import { checkFamilyConfig, CODE_REVISION, dataResolver, DESK, DESK_DOMAIN_NAMES, DISTRIBUTION, heldOutSet, heldOutSize, parentFor, storedPolicy, yieldToEventLoop, ZDataSource, ZFamilyConfig } from "./setup";
 
 export const PROTOCOLS = ["held-out", "k-fold", "temporal", "domain-transfer", "few-shot", "adversarial"] as const;
@@ -57,18 +57,10 @@ export const ZEvaluationRequest = z
   .strict();
 export type EvaluationRequest = z.output<typeof ZEvaluationRequest>;
 
-type Score = { meanReward: number; successRate: number };
-export type EvaluationReport = {
+export type EvaluationReport = ProtocolResults & {
   subject: { label: string; policyKind: string; policyDigest: string };
   data: { id: string; digest: string; records: number };
-  heldOut: { digest: string; cases: number };
   metrics: MetricRow[];
-  learningCurve: { update: number; meanReward: number; successRate: number }[] | null;
-  heldOutResult: (Score & { outcomeRate: number; protectedCases: number; protectedPassed: number; byFamily: { family: string; cases: number; passed: number }[] }) | null;
-  kFold: { k: number; folds: { fold: number; accuracy: number }[]; mean: number; sd: number } | null;
-  temporal: { cutAt: string; past: number; future: number } | null;
-  domainTransfer: { source: string; trainedOn: string; domains: (Score & { domain: string; gap: number })[] } | null;
-  fewShot: { domain: string; support: number; curve: { step: number; accuracy: number }[]; otherDomainsBefore: number; otherDomainsAfter: number } | null;
   adversarial: { noise: number; flip: number; clean: Score; perturbed: Score; drop: number } | null;
 };
 

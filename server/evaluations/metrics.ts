@@ -4,7 +4,6 @@
 // generalization from domain transfer (else temporal validation), stability from the k folds (else the
 // end of the learning curve).
 import { adaptationSpeed, generalization, learningEfficiency, retention, stability } from "@/server/trainers/evaluation/metrics";
-import type { EvaluationReport } from "./evaluation";
 
 export const METRIC_KEYS = ["success-rate", "quality", "learning-efficiency", "retention", "adaptation-speed", "generalization", "stability"] as const;
 export type MetricKey = (typeof METRIC_KEYS)[number];
@@ -16,7 +15,20 @@ const f3 = (v: number) => v.toFixed(3);
 const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
 const sgn = (v: number) => `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(3)}`;
 
-export function deriveMetrics(r: Omit<EvaluationReport, "metrics">): MetricRow[] {
+export type Score = { meanReward: number; successRate: number };
+
+/** The protocols' results the metrics are read from: these fields of an EvaluationReport (evaluation.ts). */
+export type ProtocolResults = {
+  heldOut: { digest: string; cases: number };
+  learningCurve: { update: number; meanReward: number; successRate: number }[] | null;
+  heldOutResult: (Score & { outcomeRate: number; protectedCases: number; protectedPassed: number; byFamily: { family: string; cases: number; passed: number }[] }) | null;
+  kFold: { k: number; folds: { fold: number; accuracy: number }[]; mean: number; sd: number } | null;
+  temporal: { cutAt: string; past: number; future: number } | null;
+  domainTransfer: { source: string; trainedOn: string; domains: (Score & { domain: string; gap: number })[] } | null;
+  fewShot: { domain: string; support: number; curve: { step: number; accuracy: number }[]; otherDomainsBefore: number; otherDomainsAfter: number } | null;
+};
+
+export function deriveMetrics(r: ProtocolResults): MetricRow[] {
   const rows: MetricRow[] = [];
   const none = (key: MetricKey, label: string, needs: string) => rows.push({ key, label, value: null, display: "not measured", basis: `needs ${needs}` });
   const h = r.heldOutResult;

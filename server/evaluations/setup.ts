@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Database } from "@/server/db/client";
 import { loadSnapshot } from "@/server/datasets/snapshot";
 import type { DatasetRecord } from "@/server/datasets/records";
-import { digestOf, type Digest } from "@/server/environments/digest";
+import { digestOf, type Digest } from "@/server/digest";
 import { createSupportDesk, findDistribution } from "@/server/environments/support-desk";
 import { deskDomainOfTask, DESK_DOMAIN_NAMES } from "@/server/environments/support-desk/domains";
 import { deskExpert } from "@/server/environments/support-desk/expert";

@@ -1,7 +1,6 @@
-// Content digests over RFC 8785 canonical JSON: the receipt's stable identifiers.
+// The receipt's identifiers as zod schemas and types. The digests themselves (RFC 8785 canonical JSON,
+// SHA-256) are computed in one place only: server/digest.ts.
 import { z } from "zod";
-
-export { canonicalJson, digestOf, sha256Digest } from "@/server/digest";
 
 export const ZDigest = z.string().regex(/^sha256:[0-9a-f]{64}$/, "must be a sha256 digest: sha256:<64 lowercase hex>");
 export type Digest = z.infer<typeof ZDigest>;

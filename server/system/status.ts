@@ -2,23 +2,16 @@
 import { performance } from "node:perf_hooks";
 import type { Database } from "@/server/db/client";
 import { redactUrl } from "@/server/db/config";
-import { migrationStatus, type MigrationStatus } from "@/server/db/migrate";
+import { readMigrationState } from "@/server/db/migration-state";
 import { APP_VERSION } from "@/server/version";
-
-// Migration state only changes when some process migrates; checking costs ~0.3 s, so cache briefly.
-const migrationCache = new Map<string, { at: number; value: MigrationStatus }>();
 
 export async function getSystemStatus({ db, target }: Database) {
   const t0 = performance.now();
   const rows = await db.$queryRawUnsafe<{ v: string }[]>(target.dialect === "sqlite" ? "SELECT sqlite_version() AS v" : "SHOW server_version");
   const latencyMs = performance.now() - t0;
   const serverVersion = target.dialect === "sqlite" ? `SQLite ${String(rows[0]?.v)}` : `PostgreSQL ${String((rows[0] as unknown as { server_version: string }).server_version)}`;
-  let cached = migrationCache.get(target.url);
-  if (!cached || Date.now() - cached.at > 10_000) {
-    cached = { at: Date.now(), value: await migrationStatus(target) };
-    migrationCache.set(target.url, cached);
-  }
-  const m = cached.value;
+  // A read-only look at the history table (milliseconds), never the schema engine: this process has the file open.
+  const m = await readMigrationState(target);
   return {
     ok: m.upToDate,
     version: APP_VERSION,

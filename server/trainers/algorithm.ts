@@ -3,7 +3,7 @@
 // and a seed; feed batches of trajectories (rebuilt from stored spans); publish `currentPolicy()`;
 // save and restore the complete state as plain JSON.
 import type { z } from "zod";
-import { digestOf, type Digest } from "@/server/environments/digest";
+import { digestOf, type Digest } from "@/server/digest";
 import type { Trajectory } from "@/server/environments/trajectory";
 import type { Environment } from "@/server/environments/types";
 import { assertPolicyFits, type Policy, type PolicyEnvironment, type PolicyKind } from "./policy";

@@ -2,7 +2,7 @@
 // (what feedback refers to) and unlabeled tasks. Deterministic for a seed; timestamps count from a
 // given start so temporal protocols have an order without reading a clock.
 import type { Demonstration, DemoStep, Interaction, TaskRecord } from "@/server/datasets/records";
-import { hexId } from "@/server/environments/digest";
+import { hexId } from "@/server/digest";
 import { simulateEpisode, type ActingPolicy, type Episode } from "@/server/environments/episode";
 import { Rng, streamSeed } from "@/server/environments/prng";
 import { DEFAULT_REWARD_WEIGHTS, weightedReward, type EnvTask, type Environment, type EnvironmentOptions, type TaskDistribution } from "@/server/environments/types";

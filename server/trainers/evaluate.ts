@@ -1,7 +1,7 @@
 // The locked held-out set and evaluation on it. A held-out set pins a task-distribution version (by
 // digest), a list of task seeds in a namespace training never draws from, and the environment options,
 // all under one digest; evaluating a policy on it is deterministic.
-import { digestOf, type Digest } from "@/server/environments/digest";
+import { digestOf, type Digest } from "@/server/digest";
 import { simulateEpisode } from "@/server/environments/episode";
 import { resolveDistribution } from "@/server/environments/distributions";
 import { DEFAULT_REWARD_WEIGHTS, weightedReward, type DistributionRef, type Environment, type EnvironmentOptions, type RewardComponents, type TaskDistribution } from "@/server/environments/types";

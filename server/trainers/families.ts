@@ -4,7 +4,7 @@
 // receipt needs. Training runs drive families only through here; checkpoints round-trip as sealed JSON.
 import type { z } from "zod";
 import type { JsonObject } from "@/server/gate/digest";
-import type { Digest } from "@/server/environments/digest";
+import type { Digest } from "@/server/digest";
 import { openSealed, sealJson } from "./algorithm";
 import { curriculumFamily } from "./advanced/curriculum";
 import { CLUSTERS_RESOURCE_TYPE, clustersResource, patternDiscoveryFamily, type TaskClusters } from "./advanced/pattern-discovery";

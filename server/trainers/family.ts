@@ -5,7 +5,7 @@
 // environment count one collect-and-learn round.
 import type { z } from "zod";
 import type { DatasetRecord, RecordKind } from "@/server/datasets/records";
-import type { Digest } from "@/server/environments/digest";
+import type { Digest } from "@/server/digest";
 import type { Environment, TaskDistribution } from "@/server/environments/types";
 import type { HeldOutSet } from "./evaluate";
 import { assertPolicyFits, type Policy, type PolicyKind, type SoftmaxLinearPolicy } from "./policy";

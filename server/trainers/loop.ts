@@ -3,7 +3,7 @@
 // store will do across processes), retry attempts that failed, and update. Task and episode seeds
 // derive from the run seed and the update number, so a trainer restored from a checkpoint collects
 // exactly the batches the uninterrupted run would have.
-import { hexId } from "@/server/environments/digest";
+import { hexId } from "@/server/digest";
 import { simulateEpisode } from "@/server/environments/episode";
 import { spansFromEpisode, type AglSpan } from "@/server/environments/spans";
 import { trajectoryFromSpans, type Trajectory } from "@/server/environments/trajectory";

@@ -8,7 +8,7 @@
 // Lightgate's own runner reads these entries; publish policies under their own resources id so Python
 // runners that only need LLM/prompt resources keep working.
 import { z } from "zod";
-import { digestOf, type Digest } from "@/server/environments/digest";
+import { digestOf, type Digest } from "@/server/digest";
 import type { Policy } from "./policy";
 
 export const POLICY_RESOURCE_TYPE = "lightgate_policy";

@@ -2,12 +2,11 @@
 // facts plus the deployment context only the caller knows (agent, reserved candidate id, the parent's
 // resource id and version, evaluator, approvers, model server, who declares and when). The result is
 // checked with the gate's own ZStage1 and refused with the failing field named.
-import { digestOf as gateDigestOf, type JsonObject } from "@/server/gate/digest";
+import type { JsonObject } from "@/server/gate/digest";
 import type { EvaluatorRef } from "@/server/gate/receipt/refs";
 import { ZStage1, type ExpectedEvidence, type Stage1 } from "@/server/gate/receipt/stage1";
 import { evaluatorKey, type VersionSet } from "@/server/gate/versions";
-import type { Digest } from "@/server/environments/digest";
-import { hexId } from "@/server/environments/digest";
+import { digestOf, hexId, type Digest } from "@/server/digest";
 import type { DistributionRef } from "@/server/environments/types";
 import type { AnyEnvironment, FamilyName } from "./family";
 
@@ -76,7 +75,7 @@ export function stage1Receipt(facts: Stage1Facts, ctx: ReceiptContext): Stage1 {
     toolContracts: { ...facts.toolContracts },
     taskDistribution: `${facts.taskDistribution.environment}/${facts.taskDistribution.version}#${facts.taskDistribution.digest}`,
     parent: ctx.approvedDefault ?? ctx.parent.digest,
-    retryPolicy: gateDigestOf({ retryBudget: facts.expectedEvidence.retryBudget }),
+    retryPolicy: digestOf({ retryBudget: facts.expectedEvidence.retryBudget }),
     permissions: facts.expectedEvidence.canaryBoundary.allowedTools,
     destinations: [...ctx.destinations],
     modelServer: ctx.modelServer,

@@ -16,13 +16,15 @@ import { CLUSTERS_RESOURCE_TYPE, clustersResource, initialClusters } from "@/ser
 import { initialPolicy, type PolicyKind } from "@/server/trainers/policy";
 import { fromPolicyResource, POLICY_RESOURCE_TYPE, toPolicyResource } from "@/server/trainers/policy-resource";
 import { promptResource, promptTemplate } from "@/server/trainers/prompt/template";
-import { entryName } from "./publish";
+import { distributionOf } from "@/server/runner/episode-input";
 
 /** The prompt a prompt-optimization run starts from when no parent is chosen. */
 const STARTER_PROMPT = "You are a support agent. Answer the customer's question.\n{ticket}";
-import { distributionOf } from "@/server/runner/episode-input";
 
 export type ParentRef = { resourcesId: string; version: number; digest: string };
+
+/** The NamedResources key a candidate is published under and a parent read from (runners read policies from "policy"). */
+export const entryName = (resourceType: string) => (resourceType === "lightgate_policy" ? "policy" : resourceType);
 
 export type RunContext = {
   environment: AnyEnvironment;

@@ -15,13 +15,10 @@ import type { HeldOutSet } from "@/server/trainers/evaluate";
 import type { CandidateResource } from "@/server/trainers/family";
 import { stage1Receipt, type Stage1Facts } from "@/server/trainers/stage1";
 import { APP_VERSION } from "@/server/version";
-import type { ParentRef } from "./context";
+import { entryName, type ParentRef } from "./context";
 
 /** Each candidate under its own resources id, so the rollouts that ran it (its stage 2) are exactly its own. */
 export const candidateResourcesId = (runId: string, update: number) => `${runId}-u${update}`;
-
-/** The NamedResources key a candidate is published under (runners read policies from "policy"). */
-export const entryName = (resourceType: string) => (resourceType === "lightgate_policy" ? "policy" : resourceType);
 
 export type PublishInput = {
   run: { id: string; agent: string; environment: string; startedById: string };

@@ -1,7 +1,7 @@
 // Shared set-up for the learning-family tests: the support desk, data sets made by the scripted expert
 // (cached per test file), a receipt context, and a runner that goes through the family registry.
 import type { DatasetRecord, Demonstration } from "@/server/datasets/records";
-import { digestOf, type Digest } from "@/server/environments/digest";
+import { digestOf, type Digest } from "@/server/digest";
 import { createSupportDesk, findDistribution } from "@/server/environments/support-desk";
 import { deskDomainDistribution, deskDomainOfTask, type DeskDomain } from "@/server/environments/support-desk/domains";
 import { deskExpert } from "@/server/environments/support-desk/expert";

@@ -2,7 +2,7 @@
 // ticket was handled right (and the protected rule held); careless raters rate at random; a stale
 // rubric (old feedback) rewarded the opposite. Credibility and time stamps are what the trainer sees.
 import type { Feedback, Interaction } from "@/server/datasets/records";
-import { hexId } from "@/server/environments/digest";
+import { hexId } from "@/server/digest";
 import { simulateEpisode, type Episode } from "@/server/environments/episode";
 import { Rng } from "@/server/environments/prng";
 import type { DeskTask } from "@/server/environments/support-desk";

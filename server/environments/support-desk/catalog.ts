@@ -1,6 +1,6 @@
 // What the support desk knows about tickets: intents and their hidden facts, the attribute values a
 // ticket can have, and the versioned task distributions (mixes of those values).
-import { digestOf, hexId } from "../digest";
+import { digestOf, hexId } from "@/server/digest";
 import { Rng } from "../prng";
 import type { EnvTask, TaskDistribution } from "../types";
 

@@ -3,7 +3,7 @@
 // the same pure applyTicketEffect as everywhere else, an effect out of order is refused, and the
 // ticket row and its history row commit together or not at all.
 import type { Database, Tx } from "@/server/db/client";
-import { canonicalJson, hexId } from "../digest";
+import { canonicalJson, hexId } from "@/server/digest";
 import type { Effect } from "../types";
 import type { TicketDestination } from "./destination";
 import { applyTicketEffect, type TicketRecord, type TicketStatus } from "./ticket";

@@ -2,7 +2,7 @@
 // what an accurate answer needs (clarification, account context, a knowledge-base article), answers,
 // records and closes the ticket — or hands it to a human when the ticket must not be handled by the
 // agent. Rewards come in the four components of the training-system document, step by step.
-import { digestOf } from "../digest";
+import { digestOf } from "@/server/digest";
 import type { Rng } from "../prng";
 import {
   zeroComponents,

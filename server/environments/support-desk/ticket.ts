@@ -3,7 +3,7 @@
 // database destination all follow `applyTicketEffect`, and the expected outcome is checked by the
 // same `checkTicket` on any of them, so "the agent reached the outcome" and "the destination shows it"
 // can never disagree by construction — only by a destination that lost or mangled a write.
-import { hexId } from "../digest";
+import { hexId } from "@/server/digest";
 import type { Effect } from "../types";
 import { INTENT_FACTS, requiresEscalation, type DeskTask } from "./catalog";
 

@@ -1,7 +1,7 @@
 // The support desk's tools as versioned contracts. An environment pins one version per tool; every
 // call is checked against the pinned contract, so pinning an older contract really changes behaviour
 // (calls it does not allow fail), and the pinned digests are part of the environment's spec digest.
-import { digestOf } from "../digest";
+import { digestOf } from "@/server/digest";
 import type { Rng } from "../prng";
 import type { EnvironmentOptions, ToolArgumentSpec, ToolCall, ToolContract } from "../types";
 import { INTENTS } from "./catalog";

@@ -1,6 +1,7 @@
 // DSSE (Dead Simple Signing Envelope) v1, exactly as secure-systems-lab/dsse protocol.md: the signature
 // covers PAE(payloadType, payload); verification decodes, verifies over PAE, checks the type, then parses.
-import { createHash, sign, verify, type KeyObject } from "node:crypto";
+import { sign, verify, type KeyObject } from "node:crypto";
+import { sha256Hex } from "@/server/digest";
 
 export type DsseSignature = { keyid?: string; sig: string };
 export type DsseEnvelope = { payload: string; payloadType: string; signatures: DsseSignature[] };
@@ -13,7 +14,7 @@ export function pae(payloadType: string, payload: Uint8Array): Buffer {
 
 /** keyid: a hint only (never a security decision) — sha-256 of the public key's SPKI DER. */
 export function keyIdOf(publicKey: KeyObject): string {
-  return createHash("sha256").update(publicKey.export({ type: "spki", format: "der" })).digest("hex");
+  return sha256Hex(publicKey.export({ type: "spki", format: "der" }));
 }
 
 function signBytes(data: Buffer, privateKey: KeyObject): Buffer {

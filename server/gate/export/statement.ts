@@ -1,7 +1,8 @@
 // The receipt as an in-toto Statement v1: subject = the candidate's digest, predicate = the sealed chain of
 // stages plus the gate's inputs and results, so a verifier can recompute the verdict offline.
 import { z } from "zod";
-import { canonicalJson, digestHex, ZDigest, ZJson } from "../digest";
+import { digestHex, ZDigest, ZJson } from "../digest";
+import { canonicalJson } from "@/server/digest";
 import { candidateIdentity } from "../evidence/derive";
 import type { GateReport } from "../gate";
 import { ZGatePolicy, type GatePolicy } from "../policy";

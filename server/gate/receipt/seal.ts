@@ -1,7 +1,8 @@
 // Sealing: each stage is stored as canonical JSON with its sha-256 digest and the digest of the link before.
 // A sealed link is never edited; later facts (re-runs, approvals, the canary stage) are appended.
 import { z } from "zod";
-import { ZDigest, ZJson, digestOf, type Digest, type JsonValue } from "../digest";
+import { ZDigest, ZJson, type Digest, type JsonValue } from "../digest";
+import { digestOf } from "@/server/digest";
 import { ZApproval } from "./approval";
 import { ZStage1 } from "./stage1";
 import { ZStage2 } from "./stage2";

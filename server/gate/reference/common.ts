@@ -1,6 +1,6 @@
 // The shared world of the four-candidate reference: one agent, its exact parent, pinned data and evaluator,
 // the declared expectations and the versions in force. Deterministic: no clock, no randomness.
-import { digestOf, sha256Digest } from "../digest";
+import { digestOf, sha256Digest } from "@/server/digest";
 import { DEFAULT_GATE_POLICY, type GatePolicy } from "../policy";
 import type { EvaluatorRef, ResourceRef, SnapshotRef } from "../receipt/refs";
 import type { Stage1 } from "../receipt/stage1";

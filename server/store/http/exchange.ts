@@ -2,7 +2,7 @@
 // buffered body straight to the routes and writes their answer straight to the socket. Building a web
 // Request and Response per call cost more CPU than the store work on small bodies. Next.js route
 // handlers and tests speak web Request/Response through `toWebHandler`.
-import { API_HEADERS, HttpError, MAX_BODY_BYTES, readBody } from "./io";
+import { API_HEADERS, HttpError, MAX_BODY_BYTES, readBody, type StoreBody, type StoreResponse } from "./io";
 
 export type HeaderReader = { get(name: string): string | null };
 
@@ -14,12 +14,8 @@ export type StoreRequest = {
   body: Uint8Array | null;
 };
 
-/**
- * A body is bytes, text, parts sent back to back (a span page: head, the joined spans, tail — no copy into
- * one buffer), or chunks streamed in order (large span pages, so memory stays bounded).
- */
-export type StoreBody = Uint8Array | string | (Uint8Array | string)[] | AsyncIterable<Uint8Array | string> | null;
-export type StoreResponse = { status: number; headers: Record<string, string>; body: StoreBody };
+// The response shape lives with the helpers that build it (io.ts), so io.ts needs nothing from here.
+export type { StoreBody, StoreResponse } from "./io";
 export type StoreHandler = (request: StoreRequest) => Promise<StoreResponse>;
 
 /** node:http's header object (lower-case keys; repeated headers as arrays) as a HeaderReader. */

@@ -1,8 +1,15 @@
 // HTTP plumbing for /v1/agl: bounded body reading, JSON with a nesting limit, query strings, and the
 // reference's error shapes (`{"detail": …}`; validation failures as FastAPI's 422 list naming the field).
 import type { z } from "zod";
-import type { StoreBody, StoreResponse } from "./exchange";
 import { INT_PARAMS, LIST_PARAMS } from "./schemas";
+
+/**
+ * A body is bytes, text, parts sent back to back (a span page: head, the joined spans, tail — no copy into
+ * one buffer), or chunks streamed in order (large span pages, so memory stays bounded).
+ */
+export type StoreBody = Uint8Array | string | (Uint8Array | string)[] | AsyncIterable<Uint8Array | string> | null;
+/** What a store route answers (see exchange.ts for the request and the handler). */
+export type StoreResponse = { status: number; headers: Record<string, string>; body: StoreBody };
 
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 export const MAX_JSON_DEPTH = 64;

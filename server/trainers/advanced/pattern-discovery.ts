@@ -4,7 +4,7 @@
 // turns it into a domain function, so fine-tuning, continual learning, Reptile and evaluation can use
 // discovered task families where no labels exist. One update = one restart over every k in the range.
 import { z } from "zod";
-import { digestOf, type Digest } from "@/server/environments/digest";
+import { digestOf, type Digest } from "@/server/digest";
 import { Rng, type RngState } from "@/server/environments/prng";
 import { requireRecords, type AnyEnvironment, type CandidateResource, type FamilyDefinition, type FamilySession, type FamilyStart } from "../family";
 

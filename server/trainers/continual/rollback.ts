@@ -2,7 +2,7 @@
 // default. After an update, the monitored score of the new weights is compared with the last accepted
 // ones: a drop beyond the tolerance proposes going back to that exact resource; otherwise the update
 // is offered as a new candidate (which the gate then judges like any other).
-import type { Digest } from "@/server/environments/digest";
+import type { Digest } from "@/server/digest";
 
 export type RollbackDecision =
   | { action: "new-candidate"; candidate: Digest; parent: Digest; before: number; after: number; reason: string }

@@ -14,7 +14,7 @@ import { runFamily, type FamilyRunInit } from "../families";
 import { actingPolicy, withEpsilon, type Policy, type SoftmaxLinearPolicy } from "../policy";
 import { imitationItems } from "../supervised/examples";
 import { gaussian } from "../supervised/fitter";
-import { digestOf, type Digest } from "@/server/environments/digest";
+import { digestOf, type Digest } from "@/server/digest";
 import { stability } from "./metrics";
 
 export function heldOut(env: AnyEnvironment, policy: Policy, set: HeldOutSet): Evaluation {

@@ -1,6 +1,6 @@
 // The prompt-template resource, in Agent Lightning's own shape (`resource_type: "prompt_template"`,
 // `template`, `engine`) plus Lightgate's content digest, and f-string rendering.
-import { digestOf, type Digest } from "@/server/environments/digest";
+import { digestOf, type Digest } from "@/server/digest";
 
 export const PROMPT_RESOURCE_TYPE = "prompt_template";
 

@@ -6,7 +6,7 @@ import { generateKeyPairSync, sign } from "node:crypto";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { appendAudit, AUDIT_LOCK, checkpointAudit, verifyAuditChain } from "@/server/audit/audit-log";
-import { canonicalJson } from "@/server/auth/canonical";
+import { canonicalJson } from "@/server/digest";
 import { hashAuditRow } from "@/server/audit/chain";
 import { AUDIT_CHECKPOINT_EVERY } from "@/server/audit/checkpoints";
 import { receiptSigningKey } from "@/server/receipts/signing-key";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import { makeActor, type Actor } from "@/server/auth/actor";
-import { canonicalJson, sha256 } from "@/server/auth/canonical";
+import { canonicalJson, sha256Bytes } from "@/server/digest";
 import { beginPasskeyRegistration, finishPasskeyRegistration, listPasskeys, removePasskey } from "@/server/auth/passkeys";
 import { publicOrigin } from "@/server/auth/origin";
 import { beginSignature, verifySignature, type SignedPayload } from "@/server/auth/signing";
@@ -52,7 +52,7 @@ describeEachDialect("passkeys and payload signing", (dialect) => {
 
   it("refuses a registration that answers another challenge", async () => {
     const { nonce, options } = await beginPasskeyRegistration(database, rosa);
-    const response = new SoftAuthenticator(origin).register({ ...options, challenge: isoBase64URL.fromBuffer(sha256("something else")) });
+    const response = new SoftAuthenticator(origin).register({ ...options, challenge: isoBase64URL.fromBuffer(sha256Bytes("something else")) });
     await expect(finishPasskeyRegistration(database, rosa, { nonce, name: "Evil", response })).rejects.toMatchObject({ code: "BAD_REQUEST", field: "response" });
     expect(await listPasskeys(database.db, rosa.id)).toHaveLength(1);
   });
@@ -61,8 +61,8 @@ describeEachDialect("passkeys and payload signing", (dialect) => {
     const { payload, digest, options } = await beginSignature(database, rosa, { purpose: "passkey-test", data: { message: "hello", n: 1 } });
     expect(payload).toMatchObject({ v: 1, purpose: "passkey-test", signer: { kind: "user", id: rosa.id } });
     expect(new Date(payload.expiresAt).getTime() - new Date(payload.issuedAt).getTime()).toBe(FIVE_MINUTES);
-    expect(options.challenge).toBe(isoBase64URL.fromBuffer(sha256(canonicalJson(payload))));
-    expect(digest).toBe(`sha256:${Buffer.from(sha256(canonicalJson(payload))).toString("hex")}`);
+    expect(options.challenge).toBe(isoBase64URL.fromBuffer(sha256Bytes(canonicalJson(payload))));
+    expect(digest).toBe(`sha256:${Buffer.from(sha256Bytes(canonicalJson(payload))).toString("hex")}`);
     expect(options.allowCredentials?.map((c) => c.id)).toEqual([key.id]);
     const response = key.assert(options);
     const record = await verifySignature(database.db, rosa, { payload, response });
@@ -88,7 +88,7 @@ describeEachDialect("passkeys and payload signing", (dialect) => {
     const { payload, options } = await beginSignature(database, rosa, { purpose: "passkey-test", data: { amount: 1 } });
     const altered: SignedPayload = { ...payload, data: { amount: 1000 } };
     await expect(verifySignature(database.db, rosa, { payload: altered, response: key.assert(options) })).rejects.toMatchObject({ code: "BAD_REQUEST", field: "payload" });
-    const otherDigest = isoBase64URL.fromBuffer(sha256(canonicalJson(altered)));
+    const otherDigest = isoBase64URL.fromBuffer(sha256Bytes(canonicalJson(altered)));
     await expect(verifySignature(database.db, rosa, { payload, response: key.assert(options, { challenge: otherDigest }) })).rejects.toMatchObject({ code: "BAD_REQUEST", field: "response" });
   });
 

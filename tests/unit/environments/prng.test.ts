@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Rng, streamSeed } from "@/server/environments/prng";
-import { digestOf, hexId } from "@/server/environments/digest";
+import { digestOf, hexId } from "@/server/digest";
 
 const draws = (rng: Rng, n: number) => Array.from({ length: n }, () => rng.next());
 

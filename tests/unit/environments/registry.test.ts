@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { digestOf, hexId } from "@/server/environments/digest";
+import { digestOf, hexId } from "@/server/digest";
 import { EnvironmentRegistry, environments } from "@/server/environments/registry";
 import type { Destination, Environment, TaskDistribution } from "@/server/environments/types";
 import { zeroComponents } from "@/server/environments/types";

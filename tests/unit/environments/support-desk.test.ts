@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { digestOf } from "@/server/environments/digest";
+import { digestOf } from "@/server/digest";
 import { simulateEpisode, type Episode } from "@/server/environments/episode";
 import {
   ATTRIBUTE_VALUES,

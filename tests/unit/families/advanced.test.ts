@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { digestOf } from "@/server/environments/digest";
+import { digestOf } from "@/server/digest";
 import { Rng } from "@/server/environments/prng";
 import { deskDifficulty } from "@/server/environments/support-desk/domains";
 import { assignCluster, clusterDomainOf, distanceMatrix, initialClusters, silhouette, type TaskClusters } from "@/server/trainers/advanced/pattern-discovery";

@@ -1,7 +1,7 @@
 // The stale-evidence rule: a changed input makes exactly the checks that depend on it stale.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { digestOf } from "@/server/gate/digest";
+import { digestOf } from "@/server/digest";
 import { isFresh } from "@/server/gate/freshness";
 import { POLICY, VERSIONS } from "@/server/gate/reference/common";
 import { CHECK_IDS, CHECK_INPUTS, VERSION_KEYS, type CheckId, type VersionKey, type VersionSet } from "@/server/gate/versions";

@@ -1,7 +1,7 @@
 // Two pointers, never aliases; the approved default moves only through a passing, fresh, approved receipt.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { digestOf } from "@/server/gate/digest";
+import { digestOf } from "@/server/digest";
 import { advanceLatestCandidate, decideDefaultMove, decideRollback, readApprovedDefault, type AgentPointers } from "@/server/gate/pointers";
 import type { ActorRef } from "@/server/gate/receipt/refs";
 import { approvalTarget, sealStage, type SealedLink } from "@/server/gate/receipt/seal";

@@ -1,7 +1,8 @@
 // Receipts: stage validation names the field, sealing chains digests, and any edit of a sealed link is found.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, digestOf, type JsonValue } from "@/server/gate/digest";
+import { type JsonValue } from "@/server/gate/digest";
+import { canonicalJson, digestOf } from "@/server/digest";
 import { ReceiptError, approvalTarget, sealStage, verifyChain, type SealedLink } from "@/server/gate/receipt/seal";
 import { ZStage1 } from "@/server/gate/receipt/stage1";
 import { receiptView } from "@/server/gate/receipt/view";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { digestOf } from "@/server/environments/digest";
+import { digestOf } from "@/server/digest";
 import { coverageOf, EPISODE_EVIDENCE } from "@/server/environments/trajectory";
 import type { TaskDistribution } from "@/server/environments/types";
 import { collectBatch, train, trainingTaskSeed } from "@/server/trainers/loop";
