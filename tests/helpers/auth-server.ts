@@ -1,4 +1,4 @@
-// better-auth's handler behind a real node:http server that treats requests the way scripts/serve.ts does
+// better-auth's (or any fetch-style) handler behind a real node:http server that treats requests the way scripts/serve.ts does
 // (the client address stamped from the socket and the trusted proxy hops), and a client that can choose
 // which loopback address it connects from — so tests can be "different machines" on one host.
 import http from "node:http";
@@ -12,10 +12,15 @@ export type Served = { url: string; close(): Promise<void> };
 
 export async function serveAuth(database: Database, opts: { trustedProxyHops: number }): Promise<Served> {
   const auth = await getAuth(database);
+  return serveFetch((request) => auth.handler(withClientAddress(request, opts.trustedProxyHops)), opts);
+}
+
+/** Any fetch-style handler on node:http, requests stamped with their client address as serve.ts does. */
+export async function serveFetch(handle: (request: Request) => Promise<Response>, opts: { trustedProxyHops?: number } = {}): Promise<Served> {
   const server = http.createServer((req, res) => {
-    stampClientAddress(req, opts.trustedProxyHops);
+    stampClientAddress(req, opts.trustedProxyHops ?? 0);
     void toFetchRequest(req)
-      .then((request) => auth.handler(withClientAddress(request, opts.trustedProxyHops)))
+      .then(handle)
       .then(async (response) => {
         for (const [k, v] of response.headers) if (k !== "set-cookie") res.setHeader(k, v);
         res.setHeader("set-cookie", response.headers.getSetCookie());
