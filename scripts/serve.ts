@@ -5,6 +5,7 @@
 // The app/v1 route handlers stay, so plain `next start` serves the same API, only slower.
 import http from "node:http";
 import next from "next";
+import { stampClientAddress, trustedProxyHops } from "../server/auth/client-address";
 import { nodeListener } from "../server/store/http/node-server";
 import { getStoreRuntime, startStoreBackground } from "../server/store/runtime";
 
@@ -20,9 +21,12 @@ await app.prepare();
 const store = await getStoreRuntime();
 await startStoreBackground();
 const handleStore = nodeListener(store.serve, hostname);
+const proxyHops = trustedProxyHops();
 
 const server = http.createServer((req, res) => {
   if (STORE_PATH.test(req.url ?? "")) return handleStore(req, res);
+  // The client's address as this server saw it (never a client-written header), for the sign-in limit.
+  stampClientAddress(req, proxyHops);
   void handleNext(req, res);
 });
 server.keepAliveTimeout = 30_000;

@@ -1,6 +1,7 @@
 // Environment, validated with zod once at start. Every variable Lightgate reads is listed here
 // (and in the README's configuration table); an invalid value stops start-up with one clear line.
 import { z } from "zod";
+import { MAX_TRUSTED_PROXY_HOPS } from "./auth/client-address";
 import { resolveDbTarget } from "./db/config";
 
 const bool = z
@@ -34,6 +35,8 @@ export const envSchema = z.object({
   LIGHTGATE_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /** Sign-in attempts allowed per minute from one client address. */
   LIGHTGATE_SIGNIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).optional(),
+  /** Reverse proxies in front of the server whose X-Forwarded-For is believed (0: use the socket address). */
+  LIGHTGATE_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(MAX_TRUSTED_PROXY_HOPS).default(0),
   LIGHTGATE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

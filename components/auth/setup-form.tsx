@@ -29,7 +29,7 @@ export function SetupForm() {
       setError((err as Error).message);
       return;
     }
-    window.location.assign((await signInWithPassword(email, password)) === 200 ? "/settings/people" : "/sign-in");
+    window.location.assign((await signInWithPassword(email, password)).status === 200 ? "/settings/people" : "/sign-in");
   }
 
   return (

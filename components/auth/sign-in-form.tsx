@@ -10,7 +10,7 @@ type DemoAccount = { email: string; label: string; password: string };
 const REASONS: Record<number, string> = {
   401: "Wrong email or password.",
   403: "This account is deactivated. Ask an admin to reactivate it.",
-  429: "Too many attempts from here. Wait a minute and try again.",
+  429: "Too many attempts. Wait a minute and try again.",
 };
 
 export function SignInForm({ next, demoAccounts }: { next: string; demoAccounts: DemoAccount[] }) {
@@ -23,14 +23,16 @@ export function SignInForm({ next, demoAccounts }: { next: string; demoAccounts:
     e.preventDefault();
     setBusy(true);
     setError(null);
-    const status = await signInWithPassword(email, password);
+    const { status, message } = await signInWithPassword(email, password);
     if (status === 200) {
       // A full navigation, so the server renders the shell with the new session.
       window.location.assign(next);
       return;
     }
     setBusy(false);
-    setError(status ? (REASONS[status] ?? `Sign-in failed (${status}).`) : "The server did not answer.");
+    // 429 has several causes (this address, this account, this browser): the server's sentence says which.
+    const reason = status === 429 ? (message ?? REASONS[429]) : REASONS[status];
+    setError(status ? (reason ?? `Sign-in failed (${status}).`) : "The server did not answer.");
   }
 
   return (

@@ -25,7 +25,8 @@ export type HumanRole = (typeof HUMAN_ROLES)[number];
 export type ServiceRole = (typeof SERVICE_ROLES)[number];
 export type Role = HumanRole | ServiceRole;
 
-// Every person can read the dashboard and the audit log and look after their own account.
+// Every person can read the dashboard and the audit log and look after their own account — whichever
+// agent their roles are for (scopesFor).
 const READ: Scope[] = ["dashboard:read", "audit:read", "account:self"];
 
 export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
@@ -65,9 +66,17 @@ export type HumanGrant = RoleGrant<HumanRole>;
  * The scopes `grants` give for `agent`: roles held for every agent always count; roles held for one
  * agent count only when that agent is asked about. Without an agent, only instance-wide roles count,
  * so an operation that names no agent can never be reached through a per-agent role.
+ *
+ * One exception, on purpose: READ (see the table) is instance-wide for every person with any role
+ * grant, per-agent or global. A per-agent role limits what a person may *change* for that agent, not
+ * what they may see: every human role holds READ and the viewer role is the least a person can hold,
+ * so a per-agent approver sees no more than any viewer. Without it they could neither open the candidate
+ * they are asked to approve nor register the passkey their signature needs.
  */
 export function scopesFor(grants: readonly RoleGrant[], agent?: string | null): Set<Scope> {
-  return scopesOf(grants.filter((g) => g.agent === null || (agent != null && g.agent === agent)).map((g) => g.role));
+  const scopes = scopesOf(grants.filter((g) => g.agent === null || (agent != null && g.agent === agent)).map((g) => g.role));
+  if (grants.some((g) => !isServiceRole(g.role))) for (const s of READ) scopes.add(s);
+  return scopes;
 }
 
 /** The one permission rule, used by the server middleware and (through `me`) by the UI. */

@@ -5,6 +5,7 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import type { Database } from "@/server/db/client";
 import { newId } from "@/server/digest";
+import { CLIENT_ADDRESS_HEADER } from "./client-address";
 import { publicOrigin } from "./origin";
 import { authSecret } from "./secret";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/auth/password-policy";
@@ -23,11 +24,12 @@ const ID_PREFIX: Record<string, string> = { user: "usr", session: "ses", account
 
 async function buildAuth(database: Database) {
   const { origin } = publicOrigin();
+  const secret = await authSecret(database.db);
   return betterAuth({
     appName: "Lightgate",
     baseURL: origin,
     basePath: "/api/auth",
-    secret: await authSecret(database.db),
+    secret,
     trustedOrigins: [origin],
     database: prismaAdapter(database.db, { provider: database.target.dialect === "sqlite" ? "sqlite" : "postgresql" }),
     emailAndPassword: {
@@ -46,12 +48,15 @@ async function buildAuth(database: Database) {
       cookiePrefix: SESSION_COOKIE_PREFIX,
       useSecureCookies: origin.startsWith("https:"),
       database: { generateId: ({ model }) => newId(ID_PREFIX[model] ?? model.slice(0, 3)) },
+      // Never X-Forwarded-For itself (any client can write it): the address scripts/serve.ts resolved from
+      // the socket and the trusted proxy hops (LIGHTGATE_TRUSTED_PROXY_HOPS), see client-address.ts.
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
     // Password guessing: a few sign-in attempts per minute per client address (LIGHTGATE_SIGNIN_ATTEMPTS_PER_MINUTE).
     rateLimit: { enabled: true, window: 60, max: 600, customRules: { "/sign-in/email": { window: 60, max: signInAttemptsPerMinute() } } },
     telemetry: { enabled: false },
     disabledPaths: DISABLED_PATHS,
-    hooks: signInGuards(database),
+    hooks: signInGuards(database, secret),
     databaseHooks: {
       session: {
         create: {

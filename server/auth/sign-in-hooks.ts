@@ -1,33 +1,57 @@
-// What happens around better-auth's session creation: deactivated people get none, and every
-// sign-in is recorded in the audit log.
+// What happens around better-auth's session creation: guesses are throttled per account (and per device
+// cookie), deactivated people get no session, and every sign-in is recorded in the audit log.
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
-import type { Database, Db } from "@/server/db/client";
+import type { Database } from "@/server/db/client";
 import { appendAudit, AUDIT_LOCK } from "@/server/audit/audit-log";
+import { DEVICE_COOKIE_MAX_AGE_S, deviceCookieKey, issueDeviceCookie, readDeviceCookie } from "./device-cookie";
 import { loadGrants } from "./roles";
+import { isRefusal, releaseAttempt, reserveAttempt, throttleBucket, type Reservation } from "./sign-in-throttle";
 
-export const FAILED_SIGN_IN_LIMIT = 10;
-export const FAILED_SIGN_IN_WINDOW_MS = 15 * 60_000;
+const SIGN_IN = "/sign-in/email";
 
 /**
- * Failed sign-ins per account. better-auth's limit is per client address, and X-Forwarded-For — which
- * Next.js passes through when a client sends it — names that address, so it alone cannot stop guessing.
- * This counts failures per existing account (recorded in the audit log) whatever the address.
+ * better-auth's own limit is per client address (server/auth/client-address.ts), which alone cannot stop
+ * guessing from many addresses. Before the password is checked, an attempt on an existing account
+ * reserves a slot in that account's budget — or, from a browser holding a valid device cookie for the
+ * account, in that cookie's own budget — and is refused (429) when the budget is spent. A failed attempt
+ * keeps its slot and is audited; any other outcome gives it back. A successful sign-in issues a fresh
+ * device cookie, so the person can still get in while strangers have the account locked.
  */
-export function signInGuards(database: Database) {
+export function signInGuards(database: Database, authSecret: string) {
+  const key = deviceCookieKey(authSecret);
+  // Per request (better-auth hands both hooks the same context object): the reservation to settle.
+  const held = new WeakMap<object, { reservation: Reservation; userId: string; email: string }>();
   return {
     before: createAuthMiddleware(async (ctx) => {
-      if (ctx.path !== "/sign-in/email") return;
+      if (ctx.path !== SIGN_IN) return;
       const email = emailOf(ctx.body);
-      if (email && (await recentFailures(database.db, email)) >= FAILED_SIGN_IN_LIMIT) {
-        throw new APIError("TOO_MANY_REQUESTS", { message: "Too many failed sign-ins for this account. Wait 15 minutes and try again." });
+      // Guesses at unknown emails protect nothing, so only existing accounts are counted.
+      const user = email ? await database.db.user.findUnique({ where: { email }, select: { id: true } }) : null;
+      if (!user || !email) return;
+      const device = readDeviceCookie(key, ctx.getCookie(ctx.context.createAuthCookie("device").name));
+      const reservation = await reserveAttempt(database, throttleBucket(user.id, device));
+      if (isRefusal(reservation)) {
+        const message = device?.userId === user.id
+          ? "Too many failed sign-ins from this browser. Wait 15 minutes and try again."
+          : "Too many failed sign-ins for this account. Wait 15 minutes, or sign in from a browser you have signed in with before.";
+        throw new APIError("TOO_MANY_REQUESTS", { message }, { "Retry-After": String(reservation.retryAfterS) });
       }
+      held.set(ctx.context, { reservation, userId: user.id, email });
     }),
     after: createAuthMiddleware(async (ctx) => {
-      if (ctx.path !== "/sign-in/email") return;
+      if (ctx.path !== SIGN_IN) return;
+      const attempt = held.get(ctx.context);
+      held.delete(ctx.context);
       const returned = ctx.context.returned;
-      const email = emailOf(ctx.body);
-      if (email && isAPIError(returned) && returned.statusCode === 401) {
-        await recordFailedSignIn(database, email, ctx.request?.headers.get("user-agent") ?? null);
+      if (attempt && isAPIError(returned) && returned.statusCode === 401) {
+        await recordFailedSignIn(database, attempt.email, attempt.userId, ctx.request?.headers.get("user-agent") ?? null);
+      } else if (attempt) {
+        await releaseAttempt(database, attempt.reservation);
+      }
+      const session = ctx.context.newSession;
+      if (session && !isAPIError(returned)) {
+        const cookie = ctx.context.createAuthCookie("device", { maxAge: DEVICE_COOKIE_MAX_AGE_S, path: "/api/auth", sameSite: "strict" });
+        ctx.setCookie(cookie.name, issueDeviceCookie(key, session.user.id), cookie.attributes);
       }
     }),
   };
@@ -38,21 +62,14 @@ function emailOf(body: unknown): string | null {
   return typeof email === "string" && email.length <= 200 ? email.trim().toLowerCase() : null;
 }
 
-async function recentFailures(db: Db, email: string, now = Date.now()): Promise<number> {
-  return db.auditEvent.count({ where: { action: "auth.sign_in_failed", targetType: "account", targetId: email, at: { gt: new Date(now - FAILED_SIGN_IN_WINDOW_MS) } } });
-}
-
-/** Only attempts on accounts that exist are recorded: guesses at unknown emails protect nothing. */
-async function recordFailedSignIn(database: Database, email: string, userAgent: string | null) {
-  const user = await database.db.user.findUnique({ where: { email }, select: { id: true } });
-  if (!user) return;
+async function recordFailedSignIn(database: Database, email: string, userId: string, userAgent: string | null) {
   await database.transaction(
     (tx) =>
       appendAudit(tx, {
         actor: { kind: "user", id: "anonymous", name: "Unauthenticated visitor", grants: [] },
         action: "auth.sign_in_failed",
         target: { type: "account", id: email },
-        after: { userId: user.id, userAgent },
+        after: { userId, userAgent },
       }),
     { locks: [AUDIT_LOCK] },
   );

@@ -1,5 +1,6 @@
 // People for tests, signed in through better-auth's real HTTP handler (the same path the browser takes).
 import { getAuth } from "@/server/auth/better-auth";
+import { CLIENT_ADDRESS_HEADER } from "@/server/auth/client-address";
 import { publicOrigin } from "@/server/auth/origin";
 import { createUser } from "@/server/auth/users";
 import type { RoleGrant } from "@/lib/auth/scopes";
@@ -22,11 +23,17 @@ export async function authRequest(database: Database, path: string, body: unknow
   return auth.handler(
     new Request(`${origin}/api/auth/${path}`, {
       method: "POST",
-      // A fresh client address per request, so the sign-in rate limit only bites where a test wants it to.
-      headers: { "content-type": "application/json", origin, "x-forwarded-for": `198.51.100.${Math.floor(Math.random() * 250)}`, ...headers },
+      // A fresh client address per request, so the per-address sign-in limit only bites where a test wants it to.
+      // scripts/serve.ts sets CLIENT_ADDRESS_HEADER from the socket; X-Forwarded-For is what a client may send.
+      headers: { "content-type": "application/json", origin, ...randomAddress(), ...headers },
       body: JSON.stringify(body),
     }),
   );
+}
+
+function randomAddress(): Record<string, string> {
+  const address = `198.51.100.${Math.floor(Math.random() * 250)}`;
+  return { [CLIENT_ADDRESS_HEADER]: address, "x-forwarded-for": address };
 }
 
 /** Signs in with email and password; returns the Cookie header a browser would send next. */

@@ -31,4 +31,17 @@ describe("the role → scope table", () => {
     expect(grantsAllow(grants, "dashboard:read", "b")).toBe(true);
     expect([...scopesFor(grants)].sort()).toEqual([...ROLE_SCOPES.viewer].sort());
   });
+
+  it("every person with any grant, per-agent or global, reads the dashboard and keeps their account everywhere", () => {
+    const grants = [{ role: "canary_approver" as const, agent: "a" }];
+    for (const agent of [undefined, "a", "b"]) {
+      for (const s of ROLE_SCOPES.viewer) expect(grantsAllow(grants, s, agent), `${s} for ${agent ?? "every agent"}`).toBe(true);
+    }
+    expect(grantsAllow(grants, "approval:canary", "a")).toBe(true);
+    expect(grantsAllow(grants, "approval:canary", "b")).toBe(false);
+    expect(grantsAllow(grants, "approval:canary")).toBe(false);
+    expect([...scopesFor(grants)].sort()).toEqual([...ROLE_SCOPES.viewer].sort());
+    expect(scopesFor([]).size).toBe(0); // no grant, nothing
+    expect(grantsAllow([{ role: "runner", agent: null }], "account:self")).toBe(false); // services are no people
+  });
 });

@@ -14,6 +14,7 @@ describe("defaultDemoMode", () => {
 describe("parseEnv", () => {
   it("names the variable that is wrong", () => {
     expect(() => parseEnv({ PORT: "abc" })).toThrow(/invalid PORT/);
+    expect(() => parseEnv({ LIGHTGATE_TRUSTED_PROXY_HOPS: "-1" })).toThrow(/invalid LIGHTGATE_TRUSTED_PROXY_HOPS/);
     expect(() => parseEnv({ DATABASE_URL: "mysql://x" })).toThrow(/invalid DATABASE_URL: .*file:, postgres:\/\/ or postgresql:\/\//);
   });
   it("defaults to port 3000 on 127.0.0.1", () => {

@@ -1,19 +1,9 @@
-import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { appRouter } from "@/server/routers/_app";
-import { createContext } from "@/server/trpc";
+import { handleTrpcRequest } from "@/server/trpc-http";
 
 export const dynamic = "force-dynamic";
 
 function handler(req: Request) {
-  return fetchRequestHandler({
-    endpoint: "/api/trpc",
-    req,
-    router: appRouter,
-    createContext: () => createContext({ headers: req.headers }),
-    onError({ error, path }) {
-      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`trpc ${path ?? "?"}:`, error.cause ?? error);
-    },
-  });
+  return handleTrpcRequest(req);
 }
 
 export { handler as GET, handler as POST };

@@ -1,0 +1,24 @@
+// The tRPC endpoint over HTTP (app/api/trpc): tRPC's fetch adapter, with cross-site and non-JSON
+// requests refused (server/auth/cross-site.ts) before any procedure runs.
+import { TRPCError } from "@trpc/server";
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { trpcRequestRefusal } from "./auth/cross-site";
+import type { Database } from "./db/client";
+import { appRouter } from "./routers/_app";
+import { createContext } from "./trpc";
+
+export function handleTrpcRequest(req: Request, opts: { database?: Database } = {}): Promise<Response> {
+  return fetchRequestHandler({
+    endpoint: "/api/trpc",
+    req,
+    router: appRouter,
+    createContext: () => {
+      const refusal = trpcRequestRefusal(req);
+      if (refusal) throw new TRPCError(refusal);
+      return createContext({ headers: req.headers, database: opts.database });
+    },
+    onError({ error, path }) {
+      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`trpc ${path ?? "?"}:`, error.cause ?? error);
+    },
+  });
+}
