@@ -4,6 +4,7 @@
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import type { Database } from "@/server/db/client";
+import { servedAuthPathsOnly } from "./auth-paths";
 import { newId } from "@/server/digest";
 import { CLIENT_ADDRESS_HEADER } from "./client-address";
 import { publicOrigin } from "./origin";
@@ -12,14 +13,7 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/auth/password-po
 import { recordSignIn, refuseDisabledUser, signInGuards } from "./sign-in-hooks";
 
 export const SESSION_COOKIE_PREFIX = "lightgate";
-// Only sign-in, sign-out and session reads are served. Everything else better-auth offers would write
-// people or passwords around our rules (password policy, audit log), so it is switched off.
-const DISABLED_PATHS = [
-  "/sign-up/email", "/sign-in/social", "/callback/:id", "/change-email", "/change-password", "/set-password",
-  "/delete-user", "/delete-user/callback", "/link-social", "/unlink-account", "/update-user", "/update-session",
-  "/request-password-reset", "/reset-password", "/reset-password/:token", "/send-verification-email", "/verify-email",
-  "/get-access-token", "/refresh-token", "/account-info", "/list-accounts", "/verify-password",
-];
+const AUTH_BASE_PATH = "/api/auth";
 const ID_PREFIX: Record<string, string> = { user: "usr", session: "ses", account: "acc", verification: "ver" };
 
 async function buildAuth(database: Database) {
@@ -28,7 +22,7 @@ async function buildAuth(database: Database) {
   return betterAuth({
     appName: "Lightgate",
     baseURL: origin,
-    basePath: "/api/auth",
+    basePath: AUTH_BASE_PATH,
     secret,
     trustedOrigins: [origin],
     database: prismaAdapter(database.db, { provider: database.target.dialect === "sqlite" ? "sqlite" : "postgresql" }),
@@ -55,7 +49,9 @@ async function buildAuth(database: Database) {
     // Password guessing: a few sign-in attempts per minute per client address (LIGHTGATE_SIGNIN_ATTEMPTS_PER_MINUTE).
     rateLimit: { enabled: true, window: 60, max: 600, customRules: { "/sign-in/email": { window: 60, max: signInAttemptsPerMinute() } } },
     telemetry: { enabled: false },
-    disabledPaths: DISABLED_PATHS,
+    // Only sign-in, sign-out and session reads are served (server/auth/auth-paths.ts). Everything else
+    // better-auth offers would write people or passwords around our rules (password policy, audit log).
+    plugins: [servedAuthPathsOnly(AUTH_BASE_PATH)],
     hooks: signInGuards(database, secret),
     databaseHooks: {
       session: {

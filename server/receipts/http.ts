@@ -1,8 +1,9 @@
 // HTTP edges of the gate for production consumers and auditors: the two pointers, their history, and a
-// receipt as a DSSE-signed in-toto statement. Callers present any valid API key or a dashboard session.
+// receipt as a DSSE-signed in-toto statement. Who may call which is declared once in GATE_ROUTE_ACCESS.
 // The approved-default answer comes only from the approved_default record: when there is none it is a 404
 // that says so — never the latest candidate.
-import { resolveActor, type Actor } from "@/server/auth/actor";
+import type { Scope } from "@/lib/auth/scopes";
+import { actorCan, resolveActor } from "@/server/auth/actor";
 import { authenticateApiKey } from "@/server/auth/api-keys";
 import type { Database } from "@/server/db/client";
 import { pointerAt, readPointer, type PointerKind, type PointerRecord } from "@/server/candidates/pointers";
@@ -13,11 +14,29 @@ import { receiptSigningKey } from "./signing-key";
 
 const json = (status: number, body: unknown) => Response.json(body, { status, headers: { "cache-control": "no-store" } });
 
-async function caller(request: Request, database: Database): Promise<Actor | Response> {
+/** "public": no credentials; otherwise any valid API key, or a session whose roles hold `session` (for the agent asked about). */
+export type GateRouteAccess = "public" | { apiKey: "any"; session: Scope };
+
+/**
+ * Who may call the gate's HTTP routes, declared once: the handlers below enforce it and the route matrix
+ * test reads it. Production consumers read pointers with any valid key (runners hold one); people need what
+ * the dashboard needs to show the same thing; verifying a receipt needs only the public key.
+ */
+export const GATE_ROUTE_ACCESS = {
+  pointer: { apiKey: "any", session: "dashboard:read" },
+  receipt: { apiKey: "any", session: "dashboard:read" },
+  publicKey: "public",
+} as const satisfies Record<"pointer" | "receipt" | "publicKey", GateRouteAccess>;
+
+/** Refuses the request (a Response) unless `access` lets its caller in; runs before any other work. */
+async function refusal(request: Request, database: Database, access: GateRouteAccess, agent: string | null): Promise<Response | null> {
+  if (access === "public") return null;
   const token = tokenOf(request);
-  const actor = token !== null ? await authenticateApiKey(database.db, token) : await resolveActor(request.headers, database);
-  if (actor) return actor;
-  return json(401, { error: "unauthorized", message: token !== null ? "the API key is invalid or revoked" : "send Authorization: Bearer <API key> or sign in" });
+  if (token !== null) return (await authenticateApiKey(database.db, token)) ? null : json(401, { error: "unauthorized", message: "the API key is invalid or revoked" });
+  const person = await resolveActor(request.headers, database);
+  if (!person) return json(401, { error: "unauthorized", message: "send Authorization: Bearer <API key> or sign in" });
+  if (actorCan(person, access.session, agent)) return null;
+  return json(403, { error: "forbidden", message: `${person.name} lacks the "${access.session}" scope${agent === null ? "" : ` for agent "${agent}"`}` });
 }
 
 const POINTER_PATHS: Record<string, PointerKind> = { "approved-default": "approved_default", "latest-candidate": "latest_candidate", canary: "canary" };
@@ -36,8 +55,8 @@ const pointerBody = (p: PointerRecord) => ({
 
 /** GET /v1/pointers/<agent>/<approved-default | latest-candidate | history> */
 export async function handlePointerRequest(database: Database, request: Request, agent: string, what: string): Promise<Response> {
-  const who = await caller(request, database);
-  if (who instanceof Response) return who;
+  const refused = await refusal(request, database, GATE_ROUTE_ACCESS.pointer, agent);
+  if (refused) return refused;
   if (what === "history") return pointerHistory(database, agent, new URL(request.url).searchParams.get("at"));
   const kind = POINTER_PATHS[what];
   if (!kind) return json(404, { error: "not_found", message: `unknown pointer "${what}": use approved-default, latest-candidate, canary or history` });
@@ -80,8 +99,8 @@ async function pointerHistory(database: Database, agent: string, atParam: string
 
 /** GET /v1/receipts/<candidateId>: the receipt as an in-toto Statement v1 in a DSSE envelope (Ed25519). */
 export async function handleReceiptRequest(database: Database, request: Request, candidateId: string): Promise<Response> {
-  const who = await caller(request, database);
-  if (who instanceof Response) return who;
+  const refused = await refusal(request, database, GATE_ROUTE_ACCESS.receipt, null);
+  if (refused) return refused;
   const candidate = await database.db.candidate.findUnique({ where: { id: candidateId }, select: { id: true } });
   if (!candidate) return json(404, { error: "not_found", message: `no candidate ${candidateId}` });
   const stored = await gateReport(database, candidateId);
@@ -96,7 +115,9 @@ export async function handleReceiptRequest(database: Database, request: Request,
 }
 
 /** GET /v1/receipts/public-key: the PEM that verifies exported receipts (`npm run verify-receipt -- FILE --key`). */
-export async function handlePublicKeyRequest(database: Database): Promise<Response> {
+export async function handlePublicKeyRequest(database: Database, request: Request): Promise<Response> {
+  const refused = await refusal(request, database, GATE_ROUTE_ACCESS.publicKey, null);
+  if (refused) return refused;
   const key = await receiptSigningKey(database.db);
   return new Response(key.publicPem, { headers: { "content-type": "application/x-pem-file", "x-key-id": key.keyid, "cache-control": "no-store" } });
 }

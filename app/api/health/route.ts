@@ -1,14 +1,9 @@
 // Liveness for load balancers and the e2e harness: answers once the server can reach its database.
 import { getDatabase } from "@/server/db/client";
+import { healthResponse } from "@/server/system/health";
 
 export const dynamic = "force-dynamic";
 
-export async function GET() {
-  try {
-    const { db } = await getDatabase();
-    await db.$queryRawUnsafe("SELECT 1");
-    return Response.json({ status: "ok" });
-  } catch (e) {
-    return Response.json({ status: "unavailable", detail: (e as Error).message }, { status: 503 });
-  }
+export function GET() {
+  return healthResponse(getDatabase);
 }

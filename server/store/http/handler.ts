@@ -5,13 +5,25 @@
 import type { Db } from "@/server/db/client";
 import { StoreInputError, StoreNotFoundError } from "../errors";
 import type { LightningStore } from "../index";
-import { authorize } from "./auth";
+import { authorize, type Access } from "./auth";
 import { toWebHandler, type StoreHandler, type StoreRequest, type StoreResponse } from "./exchange";
 import { detail, HttpError, json, readJson } from "./io";
 import { handleOtlpTraces } from "./otlp";
 import { ROUTES, type Route } from "./routes";
 
 export type StoreHttpOptions = { store: LightningStore; db: Db; allowAnonymous: boolean };
+
+/**
+ * The OTLP/HTTP signal paths and who may send them, declared once (the route matrix test reads it): traces
+ * are stored and need a writer's key; the signals the store does not take answer 501 to anyone, before
+ * any work, so an exporter configured for them stops retrying.
+ */
+export const OTLP_SIGNALS: ReadonlyMap<string, { access: Access; stored: boolean }> = new Map([
+  ["/v1/traces", { access: "store:write", stored: true }],
+  ["/v1/metrics", { access: "public", stored: false }],
+  ["/v1/logs", { access: "public", stored: false }],
+  ["/v1/development/profiles", { access: "public", stored: false }],
+]);
 
 const compiled = ROUTES.map((r) => ({ route: r, parts: r.path.split("/") }));
 
@@ -49,12 +61,13 @@ export function createStoreHandler(opts: StoreHttpOptions): StoreHandler {
     try {
       const url = request.url;
       const path = url.pathname.replace(/\/+$/, "");
-      if (path === "/v1/traces") {
-        if (request.method !== "POST") return detail(405, "Method Not Allowed");
-        await authorize(request, "store:write", opts.db, opts.allowAnonymous);
+      const signal = OTLP_SIGNALS.get(path);
+      if (signal) {
+        if (signal.stored && request.method !== "POST") return detail(405, "Method Not Allowed");
+        await authorize(request, signal.access, opts.db, opts.allowAnonymous);
+        if (!signal.stored) return { status: 501, headers: {}, body: null };
         return await handleOtlpTraces(request, opts.store);
       }
-      if (path === "/v1/metrics" || path === "/v1/logs" || path === "/v1/development/profiles") return { status: 501, headers: {}, body: null };
       if (!path.startsWith("/v1/agl/")) return detail(404, "Not Found");
       let segments: string[];
       try {

@@ -1,73 +1,24 @@
-// The permission matrix, generated from the scope table: every tRPC procedure × every role and service
-// identity (and nobody) is allowed or refused exactly as lib/auth/scopes.ts says. Procedures added
-// later are covered without touching this file; one built without a scope fails it.
-import { TRPCError } from "@trpc/server";
+// The permission matrix, generated from the scope table, in process on both databases: every tRPC
+// procedure × nobody, a person without roles, every human role for every agent, every API-key role, and
+// every human role held for AGENT_X only — called about AGENT_X, about AGENT_Y and naming no agent — is
+// allowed or refused exactly as lib/auth/scopes.ts `grantsAllow` says, and refused before any work.
+// Procedures added later are covered without touching this file; one built without a scope fails it.
+// The same matrix over real HTTP: permission-matrix-http.test.ts; the HTTP routes: route-matrix.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HUMAN_ROLES, ROLE_SCOPES, SERVICE_ROLES, type Role, type Scope } from "@/lib/auth/scopes";
-import { appRouter } from "@/server/routers/_app";
-import { makeActor, type Actor } from "@/server/auth/actor";
-import type { Database } from "@/server/db/client";
-import type { ProcedureMeta } from "@/server/trpc";
-import { callerFor } from "../../helpers/caller";
-import { createTestDatabase, type TestDatabase } from "../../helpers/db";
-import { minimalInput } from "../../helpers/minimal-input";
+import { grantsAllow, SCOPES } from "@/lib/auth/scopes";
+import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
+import { AGENT_X, AGENT_Y, cells, globalIdentities, perAgentIdentities, PROCEDURES, PUBLIC_PROCEDURES, runCallerCell } from "../../helpers/permission-matrix";
 
-// The only procedures anyone may call without a scope, each for a stated reason.
-const PUBLIC_PROCEDURES: Record<string, string> = {
-  "system.status": "health and version for the public status page",
-  "auth.me": "answers null without a session, so the shell can offer sign-in",
-  "auth.setupStatus": "tells /setup whether a first admin is still needed",
-  "auth.createFirstAdmin": "first-run setup; refuses once the instance is set up",
-};
+const agentScoped = PROCEDURES.filter((p) => p.meta.agentInput);
 
-type Proc = { _def: { meta?: ProcedureMeta; type: string; inputs: unknown[] } };
-const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, Proc>).sort(([a], [b]) => a.localeCompare(b));
-const byPath = new Map(procedures);
-const ROLES: Role[] = [...HUMAN_ROLES, ...SERVICE_ROLES];
-
-function actorFor(role: Role): Actor {
-  return makeActor((SERVICE_ROLES as readonly string[]).includes(role) ? "service" : "user", `matrix-${role}`, `Matrix ${role}`, [role]);
-}
-
-/** A database that fails the test if anything touches it: refusals must come before any work. */
-const untouchable = new Proxy({} as Database, {
-  get(_t, prop) {
-    if (prop === "then") return undefined;
-    if (prop === "db") return untouchable;
-    throw new Error(`the procedure touched the database (${String(prop)}) before refusing`);
-  },
-});
-
-function call(database: Database, actor: Actor | null, path: string, input: unknown): Promise<unknown> {
-  const caller = callerFor(database, actor) as unknown as Record<string, unknown>;
-  const fn = path.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (i: unknown) => Promise<unknown>;
-  return fn(input);
-}
-
-async function outcome(p: Promise<unknown>): Promise<{ refused: false } | { refused: true; code: string; message: string }> {
-  try {
-    await p;
-    return { refused: false };
-  } catch (e) {
-    if (!(e instanceof TRPCError)) throw e;
-    const byScope = e.code === "UNAUTHORIZED" || (e.code === "FORBIDDEN" && /lacks the "[^"]+" scope/.test(e.message));
-    return byScope ? { refused: true, code: e.code, message: e.message } : { refused: false };
-  }
-}
-
-describe("permission matrix", () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase("sqlite", "matrix");
-  });
-  afterAll(() => database?.drop());
-
-  it("finds the procedures", () => {
-    expect(procedures.length).toBeGreaterThanOrEqual(20);
+describe("permission matrix: every procedure declares who may call it", () => {
+  it("finds the procedures, some of them agent-scoped", () => {
+    expect(PROCEDURES.length).toBeGreaterThanOrEqual(20);
+    expect(agentScoped.length).toBeGreaterThanOrEqual(3);
   });
 
-  it.each(procedures.map(([path]) => path))("%s declares a scope (or is a listed public procedure)", (path) => {
-    const meta = byPath.get(path)!._def.meta ?? {};
+  it.each(PROCEDURES.map((p) => p.path))("%s declares a scope (or is a listed public procedure)", (path) => {
+    const { meta } = PROCEDURES.find((p) => p.path === path)!;
     if (path in PUBLIC_PROCEDURES) {
       expect(meta.public, `${path} is listed as public but not built from publicProcedure`).toBe(true);
       return;
@@ -75,25 +26,34 @@ describe("permission matrix", () => {
     expect(meta.scope, `${path} has no scope: build it from scopedProcedure(scope)`).toBeDefined();
   });
 
-  const scoped = procedures.filter(([path, p]) => p._def.meta?.scope && !(path in PUBLIC_PROCEDURES));
-  const cases = scoped.flatMap(([path]) => [...ROLES, "nobody" as const].map((who) => ({ path, who })));
+  // What makes the per-agent cells meaningful, asked of the table itself.
+  it.each(perAgentIdentities().map((i) => i.label))("%s gives nothing about another agent beyond what it gives everywhere", (label) => {
+    const { grants } = perAgentIdentities().find((i) => i.label === label)!;
+    for (const scope of SCOPES) expect(grantsAllow(grants, scope, AGENT_Y), scope).toBe(grantsAllow(grants, scope, null));
+  });
 
-  it.each(cases)("$path as $who", async ({ path, who }) => {
-    const proc = byPath.get(path)!;
-    const role = who === "nobody" ? null : who;
-    const scope = proc._def.meta!.scope as Scope;
-    const actor = role ? actorFor(role) : null;
-    const allowed = role !== null && ROLE_SCOPES[role].includes(scope);
-    if (!allowed) {
-      // refused with garbage input and an untouchable database: the check runs before parsing and before any work
-      const result = await outcome(call(untouchable, actor, path, { garbage: true }));
-      expect(result).toMatchObject({ refused: true, code: role ? "FORBIDDEN" : "UNAUTHORIZED" });
-      return;
+  it.each(agentScoped.map((p) => p.path))("%s is reachable through some role held for its agent only", (path) => {
+    const scope = agentScoped.find((p) => p.path === path)!.meta.scope!;
+    const reaching = perAgentIdentities().filter((i) => grantsAllow(i.grants, scope, AGENT_X) && !grantsAllow(i.grants, scope, AGENT_Y));
+    expect(reaching.length, `no per-agent role reaches ${path} (${scope}) for its own agent only`).toBeGreaterThan(0);
+  });
+});
+
+const every = [...cells(globalIdentities(), [AGENT_X]), ...cells(perAgentIdentities(), [AGENT_X, AGENT_Y])];
+
+describeEachDialect(`permission matrix (tRPC caller, ${every.length} cells)`, (dialect) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect, "matrix");
+  });
+  afterAll(() => database?.drop());
+
+  it.each(PROCEDURES.map((p) => p.path))("%s as every identity", async (path) => {
+    const wrong: string[] = [];
+    for (const cell of every.filter((c) => c.procedure.path === path)) {
+      const problem = await runCallerCell(database, cell);
+      if (problem) wrong.push(problem);
     }
-    const input = minimalInput(proc._def.inputs);
-    // Allowed: a minimal valid input runs the procedure (domain errors such as NOT_FOUND are fine);
-    // without one, an invalid input must fail validation — which only happens after the scope check passed.
-    const result = await outcome(call(database, actor, path, input.ok ? input.value : undefined));
-    expect(result, `${role} holds ${scope} but ${path} refused it`).toEqual({ refused: false });
+    expect(wrong.join("\n")).toBe("");
   });
 });

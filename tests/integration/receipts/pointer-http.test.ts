@@ -52,7 +52,7 @@ describeEachDialect("pointer and receipt HTTP", (dialect) => {
     expect((await handlePointerRequest(database, get(`/v1/pointers/${AGENT}/history?at=yesterday`), AGENT, "history")).status).toBe(400);
 
     const envelope = await (await handleReceiptRequest(database, get(`/v1/receipts/${latest.candidateId}`), latest.candidateId)).json();
-    const pem = await (await handlePublicKeyRequest(database)).text();
+    const pem = await (await handlePublicKeyRequest(database, get("/v1/receipts/public-key", false))).text();
     const verified = verifyReceipt(envelope, [createPublicKey(pem)]);
     expect(verified.checks.filter((c) => !c.ok)).toEqual([]);
     expect(verified.statement?.predicate.chain.map((l) => l.kind)).toEqual(["stage1", "stage2", "stage3", "approval"]);

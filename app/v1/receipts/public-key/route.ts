@@ -5,6 +5,6 @@ import { handlePublicKeyRequest } from "@/server/receipts/http";
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-export async function GET() {
-  return handlePublicKeyRequest(await getDatabase());
+export async function GET(request: Request) {
+  return handlePublicKeyRequest(await getDatabase(), request);
 }
