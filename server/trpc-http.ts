@@ -5,9 +5,10 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { trpcRequestRefusal } from "./auth/cross-site";
 import type { Database } from "./db/client";
 import { appRouter } from "./routers/_app";
-import { createContext } from "./trpc";
+import { createContext, type Context } from "./trpc";
 
-export function handleTrpcRequest(req: Request, opts: { database?: Database } = {}): Promise<Response> {
+/** `context` replaces how the context is made (tests mount the endpoint on their own databases). */
+export function handleTrpcRequest(req: Request, opts: { database?: Database; context?: (headers: Headers) => Promise<Context> } = {}): Promise<Response> {
   return fetchRequestHandler({
     endpoint: "/api/trpc",
     req,
@@ -15,7 +16,7 @@ export function handleTrpcRequest(req: Request, opts: { database?: Database } = 
     createContext: () => {
       const refusal = trpcRequestRefusal(req);
       if (refusal) throw new TRPCError(refusal);
-      return createContext({ headers: req.headers, database: opts.database });
+      return opts.context ? opts.context(req.headers) : createContext({ headers: req.headers, database: opts.database });
     },
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") console.error(`trpc ${path ?? "?"}:`, error.cause ?? error);

@@ -8,12 +8,11 @@
 // provably came before any work.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getAuth } from "@/server/auth/better-auth";
 import { publicOrigin } from "@/server/auth/origin";
 import type { Database } from "@/server/db/client";
 import { handlePointerRequest, handlePublicKeyRequest, handleReceiptRequest } from "@/server/receipts/http";
-import { appRouter } from "@/server/routers/_app";
+import { handleTrpcRequest } from "@/server/trpc-http";
 import { createStore, type LightningStore } from "@/server/store";
 import { createStoreHandler } from "@/server/store/http/handler";
 import { nodeListener } from "@/server/store/http/node-server";
@@ -89,12 +88,9 @@ function appRoutes(database: Database, refusing: boolean): (request: Request) =>
   return async (request) => {
     const { pathname } = new URL(request.url);
     if (pathname.startsWith("/api/trpc/")) {
-      return fetchRequestHandler({
-        endpoint: "/api/trpc",
-        req: request,
-        router: appRouter,
-        createContext: async () => {
-          const ctx = await createContext({ headers: request.headers, database: identified });
+      return handleTrpcRequest(request, {
+        context: async (headers) => {
+          const ctx = await createContext({ headers, database: identified });
           return refusing ? { ...ctx, db: untouchableDatabase.db, database: untouchableDatabase } : ctx;
         },
       });

@@ -17,7 +17,7 @@ const ROOT = path.resolve(import.meta.dirname, "../../..");
 const ROUTE_FILES: Record<string, { family: string; delegatesTo: string }> = {
   "app/api/auth/[...all]/route.ts": { family: "auth (SERVED_AUTH_PATHS)", delegatesTo: "auth.handler(" },
   "app/api/health/route.ts": { family: "health (public)", delegatesTo: "healthResponse(" },
-  "app/api/trpc/[trpc]/route.ts": { family: "tRPC (every procedure's scope)", delegatesTo: "createContext({ headers: req.headers })" },
+  "app/api/trpc/[trpc]/route.ts": { family: "tRPC (every procedure's scope)", delegatesTo: "handleTrpcRequest(req)" },
   "app/v1/agl/[...path]/route.ts": { family: "store (ROUTES[].access)", delegatesTo: "getStoreRuntime()" },
   "app/v1/traces/route.ts": { family: "OTLP (OTLP_SIGNALS)", delegatesTo: "getStoreRuntime()" },
   "app/v1/metrics/route.ts": { family: "OTLP (OTLP_SIGNALS)", delegatesTo: "getStoreRuntime()" },
