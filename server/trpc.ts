@@ -2,7 +2,7 @@
  * tRPC setup, in the order a request meets it.
  *
  * 1. CONTEXT — what every procedure can use: the database and the calling actor.
- * 2. INITIALISATION — transformer and error shape (zod issues flattened so the UI can name the field).
+ * 2. INITIALISATION — wire transformer (lib/json/wire.ts) and error shape (zod issues flattened so the UI can name the field).
  * 3. MIDDLEWARE — domain errors become their tRPC code; authentication, then one scope check per
  *    procedure (lib/auth/scopes.ts), for the agent named in the input when the procedure is agent-scoped.
  * 4. PROCEDURES — `publicProcedure` (health, `me`, first-run setup) and `scopedProcedure(scope)` for
@@ -11,9 +11,9 @@
  *    and fails on any procedure that was not built from `scopedProcedure`.
  */
 import { initTRPC, TRPCError } from "@trpc/server";
-import superjson from "superjson";
 import { ZodError } from "zod";
 import type { Scope } from "@/lib/auth/scopes";
+import { wireTransformer } from "@/lib/json/wire";
 import { actorCan, resolveActor, type Actor } from "./auth/actor";
 import { apiKeyOf, authenticateApiKey } from "./auth/api-keys";
 import { getDatabase, type Database, type Db } from "./db/client";
@@ -35,7 +35,8 @@ export async function createContext(opts: { headers: Headers; database?: Databas
 export type ProcedureMeta = { scope?: Scope; public?: true; agentInput?: string };
 
 const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
-  transformer: superjson,
+  // JSON plus Dates (lib/json/wire.ts): stored user JSON may have any key, which superjson refuses.
+  transformer: wireTransformer,
   errorFormatter({ shape, error }) {
     const zod = error.cause instanceof ZodError ? error.cause.issues.map((i) => ({ path: i.path.join("."), message: i.message })) : null;
     const field = error.cause instanceof DomainError ? (error.cause.field ?? null) : null;
