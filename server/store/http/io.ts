@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import type { StoreBody, StoreResponse } from "./exchange";
 import { INT_PARAMS, LIST_PARAMS } from "./schemas";
+import { dictionary } from "@/lib/own";
 
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 export const MAX_JSON_DEPTH = 64;
@@ -124,7 +125,8 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown, where: "body"
 
 /** A query string as an object: repeated list keys become arrays, integer keys become numbers. */
 export function queryObject(url: URL): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // The keys are the caller's: `?__proto__=…` must be a key like any other (zod then ignores unknown ones).
+  const out = dictionary<unknown>();
   for (const [key, value] of url.searchParams) {
     if (LIST_PARAMS.has(key)) {
       (out[key] = (out[key] as string[] | undefined) ?? []);
