@@ -44,55 +44,57 @@ function typeName(v: object): string {
   return (Object.getPrototypeOf(v) as { constructor?: { name?: string } } | null)?.constructor?.name ?? "object";
 }
 
+const MAX_DEPTH = 1000;
+
 /**
  * Returns the value JSON should carry in place of `value` (the same object when nothing under it needs a
- * change), recording marks by path. Dates need no change: JSON calls their toJSON.
+ * change), recording marks by path. Dates need no change: JSON calls their toJSON. `path` is one stack,
+ * pushed and popped around each child, so walking allocates nothing per node that needs no mark.
  */
-function walk(value: unknown, path: Path, marks: Record<string, [Mark]>, inArray: boolean, ancestors: Set<object>): unknown {
-  const mark = (m: Mark) => {
-    if (path.length > 0) marks[pathText(path)] = [m];
-  };
+function walk(value: unknown, path: Path, marks: Record<string, [Mark]>, inArray: boolean): unknown {
   if (value === undefined) {
-    if (inArray) mark("undefined");
+    if (inArray) marks[pathText(path)] = ["undefined"];
     return value;
   }
   if (typeof value === "number") {
     if (Number.isFinite(value)) return value;
-    mark("number");
+    if (path.length > 0) marks[pathText(path)] = ["number"];
     return String(value);
   }
   if (typeof value === "bigint") throw new TypeError(`tRPC output ${pathText(path) || "(root)"} is a bigint, which JSON cannot carry: send a number or a string`);
   if (!isContainer(value)) return value;
   if (value instanceof Date) {
-    mark("Date");
+    if (path.length > 0) marks[pathText(path)] = ["Date"];
     return value;
   }
   if (value instanceof Map || value instanceof Set || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) throw new TypeError(`tRPC output ${pathText(path) || "(root)"} is a ${typeName(value)}, which JSON cannot carry: send an array or an object`);
   if (typeof (value as { toJSON?: unknown }).toJSON === "function") return value;
-  if (ancestors.has(value)) throw new TypeError(`tRPC output ${pathText(path) || "(root)"} refers to itself`);
-  ancestors.add(value);
+  if (path.length > MAX_DEPTH) throw new TypeError(`tRPC output nests deeper than ${MAX_DEPTH} levels (does it refer to itself?)`);
   let copy: object | null = null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      const out = walk(item, [...path, i], marks, true, ancestors);
+      path.push(i);
+      const out = walk(item, path, marks, true);
+      path.pop();
       if (out !== item) defineOwn((copy ??= [...value]), i, out);
     }
   } else {
     for (const key of Object.keys(value)) {
       const item = value[key];
-      const out = walk(item, [...path, key], marks, false, ancestors);
+      path.push(key);
+      const out = walk(item, path, marks, false);
+      path.pop();
       // Defined, not assigned: assigning to a key `__proto__` would replace the copy's prototype.
       if (out !== item) defineOwn((copy ??= { ...value }), key, out);
     }
   }
-  ancestors.delete(value);
   return copy ?? value;
 }
 
 export function serialize(value: unknown): WireEnvelope {
   const marks: Record<string, [Mark]> = Object.create(null) as Record<string, [Mark]>;
-  const json = walk(value, [], marks, false, new Set());
+  const json = walk(value, [], marks, false);
   // A mark on the root itself travels as a bare ["Date"] (superjson's form); "" in the record is the key "".
   const rootMark: Mark | null = value instanceof Date ? "Date" : typeof value === "number" && !Number.isFinite(value) ? "number" : null;
   if (rootMark) return { json, meta: { values: [rootMark], v: 1 } };
