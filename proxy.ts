@@ -1,12 +1,22 @@
-// Next.js 16 proxy (formerly middleware): an optimistic gate in front of the pages. Without a session
-// cookie, every page but the public ones redirects to /sign-in?next=…. It only looks for the cookie;
-// the dashboard layout validates the session itself, and tRPC refuses without one (UNAUTHORIZED).
+// Next.js 16 proxy (formerly middleware), in front of the pages and of the routes that take names from their
+// path. First, a path that is not valid percent-encoding gets a 400 that says so: Next.js would otherwise fail
+// to decode the dynamic segment itself and answer with its error page (a 500 in production). Then, for pages
+// only, an optimistic gate: without a session cookie, every page but the public ones redirects to
+// /sign-in?next=…. It only looks for the cookie; the dashboard layout validates the session itself, and tRPC
+// refuses without one (UNAUTHORIZED).
 import { NextResponse, type NextRequest } from "next/server";
 import { getSessionCookie } from "better-auth/cookies";
 import { isPublicPath, PATH_HEADER, signInUrl } from "@/lib/auth/public-paths";
+import { BAD_PERCENT_ENCODING, decodePathSegments } from "@/lib/http/path-segments";
+
+const ROUTES_WITH_NAMES = /^\/(v1\/pointers|v1\/receipts|api)\//;
 
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
+  if (decodePathSegments(pathname) === null) {
+    return NextResponse.json({ error: "bad_request", message: BAD_PERCENT_ENCODING }, { status: 400, headers: { "cache-control": "no-store" } });
+  }
+  if (ROUTES_WITH_NAMES.test(pathname)) return NextResponse.next();
   if (!isPublicPath(pathname) && !getSessionCookie(request, { cookiePrefix: "lightgate" })) {
     return NextResponse.redirect(new URL(signInUrl(pathname + search), request.url));
   }
@@ -17,6 +27,7 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages only: API routes (tRPC, auth, the store's /v1) answer for themselves; assets pass through.
-  matcher: ["/((?!api/|v1/|_next/|favicon\\.ico|.*\\.[A-Za-z0-9]+$).*)"],
+  // Pages, and the routes with names in their path (pointers, receipts, tRPC, auth) for the encoding check.
+  // The store's /v1/agl and /v1/traces check their own paths; assets pass through.
+  matcher: ["/v1/pointers/:path*", "/v1/receipts/:path*", "/api/:path*", "/((?!api/|v1/|_next/|favicon\\.ico|.*\\.[A-Za-z0-9]+$).*)"],
 };

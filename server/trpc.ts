@@ -2,7 +2,8 @@
  * tRPC setup, in the order a request meets it.
  *
  * 1. CONTEXT — what every procedure can use: the database and the calling actor.
- * 2. INITIALISATION — transformer and error shape (zod issues flattened so the UI can name the field).
+ * 2. INITIALISATION — wire transformer (lib/json/wire.ts) and error shape (a refusal is one sentence naming the
+ *    field; the zod issues stay beside it so the UI can mark the field).
  * 3. MIDDLEWARE — domain errors become their tRPC code; authentication, then one scope check per
  *    procedure (lib/auth/scopes.ts), for the agent named in the input when the procedure is agent-scoped.
  * 4. PROCEDURES — `publicProcedure` (health, `me`, first-run setup) and `scopedProcedure(scope)` for
@@ -11,9 +12,10 @@
  *    and fails on any procedure that was not built from `scopedProcedure`.
  */
 import { initTRPC, TRPCError } from "@trpc/server";
-import superjson from "superjson";
 import { ZodError } from "zod";
 import type { Scope } from "@/lib/auth/scopes";
+import { wireTransformer } from "@/lib/json/wire";
+import { fieldIssues, issuesSentence } from "@/lib/validation/sentence";
 import { actorCan, resolveActor, type Actor } from "./auth/actor";
 import { apiKeyOf, authenticateApiKey } from "./auth/api-keys";
 import { getDatabase, type Database, type Db } from "./db/client";
@@ -35,11 +37,14 @@ export async function createContext(opts: { headers: Headers; database?: Databas
 export type ProcedureMeta = { scope?: Scope; public?: true; agentInput?: string };
 
 const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
-  transformer: superjson,
+  // JSON plus Dates (lib/json/wire.ts): stored user JSON may have any key, which superjson refuses.
+  transformer: wireTransformer,
+  // Refused input reads as one sentence naming the field (`limit: must be at most 500`), not zod's JSON dump;
+  // the issues stay in `data.zodIssues` and the first field in `data.field` for forms that mark the field.
   errorFormatter({ shape, error }) {
-    const zod = error.cause instanceof ZodError ? error.cause.issues.map((i) => ({ path: i.path.join("."), message: i.message })) : null;
-    const field = error.cause instanceof DomainError ? (error.cause.field ?? null) : null;
-    return { ...shape, data: { ...shape.data, zodIssues: zod, field } };
+    const zod = error.cause instanceof ZodError ? fieldIssues(error.cause.issues) : null;
+    const field = error.cause instanceof DomainError ? (error.cause.field ?? null) : (zod?.[0]?.path ?? null);
+    return { ...shape, message: zod ? issuesSentence(zod) : shape.message, data: { ...shape.data, zodIssues: zod, field } };
   },
 });
 

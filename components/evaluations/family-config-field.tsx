@@ -79,9 +79,7 @@ export function FamilyConfigField({ id, value, onChange, onProblems }: { id: str
   );
 }
 
-/** A tRPC error as one line: zod issues as "path: message", else the message. */
+/** A tRPC error as one line: the server already says refused input as "path: message; …". */
 export function errorText(err: unknown): string {
-  const issues = (err as { data?: { zodIssues?: { path: string; message: string }[] | null } }).data?.zodIssues;
-  if (issues?.length) return issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
   return (err as Error).message;
 }

@@ -29,7 +29,7 @@ function initialValues(defaults: Record<string, unknown>, required: string[]): R
 function buildConfig(defaults: Record<string, unknown>, values: Record<string, FieldValue>): { config: Record<string, unknown>; bad: string | null } {
   const config: Record<string, unknown> = {};
   for (const [k, raw] of Object.entries(values)) {
-    const kind = k in defaults ? kindOf(defaults[k]) : "text";
+    const kind = Object.hasOwn(defaults, k) ? kindOf(defaults[k]) : "text";
     if (kind === "boolean") config[k] = raw;
     else if (kind === "number") config[k] = raw === "" ? undefined : Number(raw);
     else if (kind === "nullable") config[k] = raw === "" ? null : raw;
@@ -71,7 +71,7 @@ export function StartRunForm() {
   const check = useQuery(trpc.learning.checkFamilyConfig.queryOptions({ family: family as "ppo", config: debounced ? JSON.parse(debounced) : {} }, { enabled: !!info && debounced !== null }));
   const problems = check.data?.problems ?? [];
   const problemAt = (key: string) => problems.filter((p) => p.split(/[.:]/)[0] === key).map((p) => p.slice(p.indexOf(":") + 1).trim());
-  const general = problems.filter((p) => !(p.split(/[.:]/)[0]! in values));
+  const general = problems.filter((p) => !Object.hasOwn(values, p.split(/[.:]/)[0]!));
   const start = useMutation(trpc.trainers.startRun.mutationOptions());
 
   async function submit(e: FormEvent) {
@@ -126,7 +126,7 @@ export function StartRunForm() {
             <legend className="px-1 text-xs font-medium text-ink-2">{family} options</legend>
             <div className="grid gap-3 md:grid-cols-3" data-testid="family-options">
               {Object.entries(values).map(([key, v]) => {
-                const kind = key in defaults ? kindOf(defaults[key]) : "text";
+                const kind = Object.hasOwn(defaults, key) ? kindOf(defaults[key]) : "text";
                 const error = problemAt(key).join("; ") || (built.bad === key ? "not valid JSON" : undefined);
                 const id = `opt-${key}`;
                 if (kind === "boolean")

@@ -3,6 +3,7 @@
 // so held-out sets, receipts and evaluation pin it like any other.
 import { digestOf } from "@/server/digest";
 import type { TaskDistribution } from "./types";
+import { ownValue } from "@/lib/own";
 
 /**
  * Derived distributions made in this process, by digest, so evaluation can resolve a pinned one again.
@@ -17,9 +18,9 @@ export function resolveDistribution(own: readonly TaskDistribution[], digest: st
 }
 
 export function subDistribution(base: TaskDistribution, attribute: string, values: readonly string[], label: string): TaskDistribution {
-  const weights = base.mix[attribute];
+  const weights = ownValue(base.mix, attribute);
   if (!weights) throw new Error(`distribution ${base.version} has no attribute "${attribute}"`);
-  const kept = Object.fromEntries(values.filter((v) => (weights[v] ?? 0) > 0).map((v) => [v, weights[v]!]));
+  const kept = Object.fromEntries(values.filter((v) => (ownValue(weights, v) ?? 0) > 0).map((v) => [v, weights[v]!]));
   if (Object.keys(kept).length === 0) throw new Error(`distribution ${base.version} gives no weight to any of ${attribute} = ${values.join(", ")}`);
   const content = {
     environment: base.environment,

@@ -3,6 +3,7 @@
 // The approved-default answer comes only from the approved_default record: when there is none it is a 404
 // that says so — never the latest candidate.
 import type { Scope } from "@/lib/auth/scopes";
+import { BAD_PERCENT_ENCODING, decodePathSegments, pathNameProblem } from "@/lib/http/path-segments";
 import { actorCan, resolveActor } from "@/server/auth/actor";
 import { authenticateApiKey } from "@/server/auth/api-keys";
 import type { Database } from "@/server/db/client";
@@ -39,7 +40,12 @@ async function refusal(request: Request, database: Database, access: GateRouteAc
   return json(403, { error: "forbidden", message: `${person.name} lacks the "${access.session}" scope${agent === null ? "" : ` for agent "${agent}"`}` });
 }
 
-const POINTER_PATHS: Record<string, PointerKind> = { "approved-default": "approved_default", "latest-candidate": "latest_candidate", canary: "canary" };
+// A Map, not an object: the name comes from the URL, and `toString` or `__proto__` must not find anything.
+const POINTER_PATHS: ReadonlyMap<string, PointerKind> = new Map([
+  ["approved-default", "approved_default"],
+  ["latest-candidate", "latest_candidate"],
+  ["canary", "canary"],
+]);
 
 const pointerBody = (p: PointerRecord) => ({
   agent: p.agent,
@@ -53,12 +59,40 @@ const pointerBody = (p: PointerRecord) => ({
   movedAt: p.movedAt.toISOString(),
 });
 
-/** GET /v1/pointers/<agent>/<approved-default | latest-candidate | history> */
+/**
+ * The names in `/v1/<area>/…` of the request's own URL, decoded once here (Next.js's params may be decoded
+ * already, or not at all for a bad encoding): `count` names, or the 400/404 to answer.
+ */
+function namesFromPath(request: Request, area: "pointers" | "receipts", labels: string[]): string[] | Response {
+  const segments = decodePathSegments(new URL(request.url).pathname);
+  if (segments === null) return json(400, { error: "bad_request", message: BAD_PERCENT_ENCODING });
+  const names = segments.slice(2);
+  if (segments[0] !== "v1" || segments[1] !== area || names.length !== labels.length) return json(404, { error: "not_found", message: `no such path under /v1/${area}` });
+  for (const [i, name] of names.entries()) {
+    const problem = pathNameProblem(name, labels[i]!);
+    if (problem) return json(400, { error: "bad_request", field: labels[i], message: problem });
+  }
+  return names;
+}
+
+/** GET /v1/pointers/<agent>/<pointer>, with both names read from the request's URL. */
+export async function servePointerPath(database: Database, request: Request): Promise<Response> {
+  const names = namesFromPath(request, "pointers", ["agent", "pointer"]);
+  return names instanceof Response ? names : handlePointerRequest(database, request, names[0]!, names[1]!);
+}
+
+/** GET /v1/receipts/<candidateId>, with the id read from the request's URL. */
+export async function serveReceiptPath(database: Database, request: Request): Promise<Response> {
+  const names = namesFromPath(request, "receipts", ["candidateId"]);
+  return names instanceof Response ? names : handleReceiptRequest(database, request, names[0]!);
+}
+
+/** GET /v1/pointers/<agent>/<approved-default | latest-candidate | history> (names already decoded) */
 export async function handlePointerRequest(database: Database, request: Request, agent: string, what: string): Promise<Response> {
   const refused = await refusal(request, database, GATE_ROUTE_ACCESS.pointer, agent);
   if (refused) return refused;
   if (what === "history") return pointerHistory(database, agent, new URL(request.url).searchParams.get("at"));
-  const kind = POINTER_PATHS[what];
+  const kind = POINTER_PATHS.get(what);
   if (!kind) return json(404, { error: "not_found", message: `unknown pointer "${what}": use approved-default, latest-candidate, canary or history` });
   const pointer = await readPointer(database.db, agent, kind);
   if (!pointer) {

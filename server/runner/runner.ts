@@ -12,6 +12,7 @@ import { fromPolicyResource } from "@/server/trainers/policy-resource";
 import type { AttemptedRollout } from "@/server/store/types";
 import { RunnerStoreClient, type SpanTransport } from "./client";
 import { attemptSeed, distributionOf, ZEpisodeInput } from "./episode-input";
+import { ownValue } from "@/lib/own";
 
 export type RunnerOptions = {
   url: string;
@@ -66,7 +67,9 @@ export class Runner {
       const env = this.#opts.registry.get(input.environment);
       const resources = await this.#client.resources(item.resources_id);
       if (!resources) throw new Error(`resources ${item.resources_id ?? "(latest)"} not found`);
-      const policy = fromPolicyResource(resources.resources[input.policy_resource]);
+      // The entry's name comes from the rollout's input: own entries only.
+      const entry = ownValue(resources.resources, input.policy_resource);
+      const policy = fromPolicyResource(entry);
       await this.#client.updateAttempt(rid, aid, { status: "running" });
       const task = env.sampleTask(distributionOf(env, input.distribution), input.task_seed);
       const episode = simulateEpisode(env, actingPolicy(policy), task, { episodeKey: `${rid}/${aid}`, seed: attemptSeed(input.task_seed, attempt.sequence_id), options: input.options });
@@ -76,7 +79,7 @@ export class Runner {
       const status = episode.aborted ? "failed" : "succeeded";
       const metadata = {
         "lightgate.resources_version": resources.version,
-        "lightgate.policy_digest": (resources.resources[input.policy_resource] as { digest?: string }).digest ?? null,
+        "lightgate.policy_digest": (entry as { digest?: string }).digest ?? null,
         ...(episode.aborted ? { "lightgate.failure": episode.aborted.reason, "lightgate.failed_step": episode.aborted.step } : {}),
       };
       await this.#client.updateAttempt(rid, aid, { status, metadata });

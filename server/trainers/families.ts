@@ -23,6 +23,7 @@ import { CODE_REVISION, distributionDataRef, expectedEvidenceFor, type Stage1Fac
 import { feedbackFamily } from "./supervised/feedback";
 import { fineTuneFamily } from "./supervised/fine-tune";
 import { supervisedFamily } from "./supervised/supervised";
+import { ownValue } from "@/lib/own";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyFamily = FamilyDefinition<z.ZodType, any>;
@@ -44,7 +45,7 @@ export const FAMILIES: Record<FamilyName, AnyFamily> = {
 };
 
 export function familyOf(name: string): AnyFamily {
-  const f = (FAMILIES as Record<string, AnyFamily>)[name];
+  const f = ownValue(FAMILIES as Record<string, AnyFamily>, name);
   if (!f) throw new Error(`unknown learning family "${name}" (known: ${FAMILY_NAMES.join(", ")})`);
   return f;
 }

@@ -110,12 +110,14 @@ class QLearningTrainer implements Trainer {
 
   currentPolicy(): QTabularPolicy {
     const keys = new Set([...this.#a.keys(), ...(this.#b?.keys() ?? [])]);
-    const table: Record<string, number[]> = {};
-    for (const key of [...keys].sort()) {
-      const a = this.#peek(this.#a, key);
-      // Double Q acts on the average of its two estimates.
-      table[key] = this.#b ? Array.from(a, (v, i) => (v + this.#peek(this.#b!, key)[i]!) / 2) : Array.from(a);
-    }
+    // State keys come from runners' spans: fromEntries defines each one, even `__proto__`.
+    const table: Record<string, number[]> = Object.fromEntries(
+      [...keys].sort().map((key) => {
+        const a = this.#peek(this.#a, key);
+        // Double Q acts on the average of its two estimates.
+        return [key, this.#b ? Array.from(a, (v, i) => (v + this.#peek(this.#b!, key)[i]!) / 2) : Array.from(a)];
+      }),
+    );
     return { ...this.#base.parent, table, epsilon: epsilonAt(this.#cfg.exploration, this.updates) };
   }
 

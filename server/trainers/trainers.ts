@@ -4,6 +4,7 @@ import { openCheckpoint, type AlgorithmName, type EnvShape, type Trainer, type T
 import type { PolicyKind } from "./policy";
 import { createPpoTrainer, ppoConfigSchema, restorePpoTrainer } from "./ppo";
 import { createQLearningTrainer, qLearningConfigSchema, restoreQLearningTrainer } from "./q-learning";
+import { ownValue } from "@/lib/own";
 
 export const ALGORITHM_SPECS = {
   ppo: { policyKind: "softmax-linear", configSchema: ppoConfigSchema, create: createPpoTrainer, restore: restorePpoTrainer },
@@ -11,7 +12,7 @@ export const ALGORITHM_SPECS = {
 } as const satisfies Record<AlgorithmName, { policyKind: PolicyKind; configSchema: unknown; create: unknown; restore: unknown }>;
 
 function spec(name: string) {
-  const s = (ALGORITHM_SPECS as Record<string, (typeof ALGORITHM_SPECS)[AlgorithmName]>)[name];
+  const s = ownValue(ALGORITHM_SPECS as Record<string, (typeof ALGORITHM_SPECS)[AlgorithmName]>, name);
   if (!s) throw new Error(`unknown algorithm "${name}" (known: ${Object.keys(ALGORITHM_SPECS).join(", ")})`);
   return s;
 }

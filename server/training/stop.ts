@@ -7,6 +7,7 @@ import { DEFAULT_GATE_POLICY, type Expectations } from "@/server/gate/policy";
 import type { RolloutRollup } from "@/server/gate/receipt/stage2";
 import type { Evaluation } from "@/server/trainers/evaluate";
 import type { Stage1Facts } from "@/server/trainers/stage1";
+import { ownValue } from "@/lib/own";
 
 export function expectationsOf(facts: Stage1Facts): Expectations {
   const e = facts.expectedEvidence;
@@ -23,7 +24,7 @@ export function expectationsOf(facts: Stage1Facts): Expectations {
 export function protectedRegressions(parent: Evaluation, candidate: Evaluation, facts: Stage1Facts): EvidenceWindow["protectedFamilies"] {
   return facts.expectedEvidence.protectedFamilies.map((f) => ({
     family: f.family,
-    regressions: Math.max(0, (parent.byFamily[f.family]?.passed ?? 0) - (candidate.byFamily[f.family]?.passed ?? 0)),
+    regressions: Math.max(0, (ownValue(parent.byFamily, f.family)?.passed ?? 0) - (ownValue(candidate.byFamily, f.family)?.passed ?? 0)),
     maxRegressions: f.maxRegressions,
   }));
 }

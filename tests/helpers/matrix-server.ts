@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { getAuth } from "@/server/auth/better-auth";
 import { publicOrigin } from "@/server/auth/origin";
 import type { Database } from "@/server/db/client";
-import { handlePointerRequest, handlePublicKeyRequest, handleReceiptRequest } from "@/server/receipts/http";
+import { handlePublicKeyRequest, servePointerPath, serveReceiptPath } from "@/server/receipts/http";
 import { handleTrpcRequest } from "@/server/trpc-http";
 import { createStore, type LightningStore } from "@/server/store";
 import { createStoreHandler } from "@/server/store/http/handler";
@@ -97,11 +97,9 @@ function appRoutes(database: Database, refusing: boolean): (request: Request) =>
     }
     if (pathname.startsWith("/api/auth/")) return (await getAuth(database)).handler(request);
     if (pathname === "/api/health") return healthResponse(async () => database);
-    const pointer = /^\/v1\/pointers\/([^/]+)\/([^/]+)$/.exec(pathname);
-    if (pointer) return handlePointerRequest(identified, request, decodeURIComponent(pointer[1]!), pointer[2]!);
     if (pathname === "/v1/receipts/public-key") return handlePublicKeyRequest(identified, request);
-    const receipt = /^\/v1\/receipts\/([^/]+)$/.exec(pathname);
-    if (receipt) return handleReceiptRequest(identified, request, receipt[1]!);
+    if (pathname.startsWith("/v1/pointers/")) return servePointerPath(identified, request);
+    if (pathname.startsWith("/v1/receipts/")) return serveReceiptPath(identified, request);
     return new Response("Not Found", { status: 404, headers: { [UNMOUNTED]: "1" } });
   };
 }

@@ -73,7 +73,7 @@ export type SupportDeskOptions = {
 };
 
 function asDeskTask(task: EnvTask): DeskTask {
-  if (task.distribution.environment !== ENVIRONMENT_ID || !((task.attributes.intent ?? "") in INTENT_FACTS)) {
+  if (task.distribution.environment !== ENVIRONMENT_ID || !Object.hasOwn(INTENT_FACTS, task.attributes.intent ?? "")) {
     throw new Error(`task ${task.id} is not a support-desk task`);
   }
   return task as DeskTask;

@@ -2,6 +2,7 @@
 // (for tabular ones). The true intent of an ambiguous ticket stays hidden ("unknown") until the agent
 // asks a clarifying question; the facts an answer needs are never shown, only what was gathered.
 import { ATTRIBUTE_VALUES, INTENTS } from "./catalog";
+import { ownValue } from "@/lib/own";
 
 export const OBSERVED_INTENTS = [...INTENTS, "unknown"] as const;
 /** Progress flags, in feature and key order. */
@@ -65,7 +66,7 @@ const PROGRESS = at("progress");
 const FLAG_AT = FLAGS.map((f) => at(`flag:${f}`));
 
 function lookup(tableOf: Record<string, number>, value: string, what: string): number {
-  const i = tableOf[value];
+  const i = ownValue(tableOf, value);
   if (i === undefined) throw new Error(`support-desk has no ${what} "${value}"`);
   return i;
 }

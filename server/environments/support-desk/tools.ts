@@ -5,6 +5,7 @@ import { digestOf } from "@/server/digest";
 import type { Rng } from "../prng";
 import type { EnvironmentOptions, ToolArgumentSpec, ToolCall, ToolContract } from "../types";
 import { INTENTS } from "./catalog";
+import { ownValue } from "@/lib/own";
 
 const CATEGORY = [...INTENTS, "unknown"] as const;
 
@@ -89,10 +90,10 @@ export const LATEST_TOOL_VERSIONS: Record<string, string> = Object.fromEntries(
 
 export function pinContracts(pins: Record<string, string> = {}): ToolContract[] {
   for (const name of Object.keys(pins)) {
-    if (!TOOL_CONTRACT_HISTORY[name]) throw new Error(`unknown tool "${name}" (known: ${Object.keys(TOOL_CONTRACT_HISTORY).join(", ")})`);
+    if (!Object.hasOwn(TOOL_CONTRACT_HISTORY, name)) throw new Error(`unknown tool "${name}" (known: ${Object.keys(TOOL_CONTRACT_HISTORY).join(", ")})`);
   }
   return Object.entries(TOOL_CONTRACT_HISTORY).map(([name, versions]) => {
-    const version = pins[name] ?? LATEST_TOOL_VERSIONS[name]!;
+    const version = ownValue(pins, name) ?? LATEST_TOOL_VERSIONS[name]!;
     const found = versions.find((c) => c.version === version);
     if (!found) throw new Error(`tool ${name} has no contract version ${version} (known: ${versions.map((c) => c.version).join(", ")})`);
     return found;

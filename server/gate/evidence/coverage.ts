@@ -1,5 +1,6 @@
 // Span coverage: does every succeeded rollout carry every span family declared before training?
 import type { AttemptRollup, RolloutRollup } from "../receipt/stage2";
+import { ownValue } from "@/lib/own";
 
 export type UncoveredRollout = { rolloutId: string; attemptId: string | null; missing: string[] };
 
@@ -26,7 +27,7 @@ export function latestAttempt(rollout: RolloutRollup): AttemptRollup | null {
 
 export function missingFamilies(rollout: RolloutRollup, expected: readonly string[]): string[] {
   const families = latestAttempt(rollout)?.families ?? {};
-  return expected.filter((f) => !(families[f]! > 0));
+  return expected.filter((f) => !((ownValue(families, f) ?? 0) > 0));
 }
 
 export function computeCoverage(rollouts: readonly RolloutRollup[], expected: readonly string[]): CoverageSummary {

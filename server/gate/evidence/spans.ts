@@ -1,6 +1,7 @@
 // From the store's raw shapes (Agent Lightning 0.3 wire format) to per-rollout rollups: the span family of
 // each span, the reward it carries, and the family counts per attempt. The store calls these at ingest.
 import type { AttemptReason, AttemptRollup, FamilyCounts, RolloutRollup } from "../receipt/stage2";
+import { dictionary } from "@/lib/own";
 
 type Attributes = Readonly<Record<string, unknown>>;
 
@@ -85,7 +86,8 @@ export function spanFamily(span: Pick<StoreSpan, "name" | "attributes">): string
 }
 
 export function familyCountsOf(spans: Iterable<Pick<StoreSpan, "name" | "attributes">>): FamilyCounts {
-  const counts: FamilyCounts = {};
+  // Without a prototype: a family is a span's own name, and a span may be called `constructor`.
+  const counts: FamilyCounts = dictionary();
   for (const span of spans) {
     const family = spanFamily(span);
     counts[family] = (counts[family] ?? 0) + 1;

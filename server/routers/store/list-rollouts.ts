@@ -2,7 +2,9 @@
 import { scopedProcedure } from "@/server/trpc";
 import { storeFor } from "@/server/store";
 import { ZListRolloutsInput } from "./list-rollouts.types";
+import { maskedPage } from "@/lib/json/secrets";
 
 export const listRolloutsRoute = scopedProcedure("dashboard:read")
   .input(ZListRolloutsInput)
-  .query(({ ctx, input }) => storeFor(ctx.database).queryRollouts(input));
+  // Stored JSON may carry credentials (api_key, token, …): they never leave the server (lib/json/secrets.ts).
+  .query(async ({ ctx, input }) => maskedPage(await storeFor(ctx.database).queryRollouts(input)));

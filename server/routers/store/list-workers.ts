@@ -2,7 +2,9 @@
 import { scopedProcedure } from "@/server/trpc";
 import { storeFor } from "@/server/store";
 import { ZListWorkersInput } from "./list-workers.types";
+import { maskedPage } from "@/lib/json/secrets";
 
 export const listWorkersRoute = scopedProcedure("dashboard:read")
   .input(ZListWorkersInput)
-  .query(({ ctx, input }) => storeFor(ctx.database).queryWorkers({ ...input, sort_by: "worker_id" }));
+  // Stored JSON may carry credentials (api_key, token, …): they never leave the server (lib/json/secrets.ts).
+  .query(async ({ ctx, input }) => maskedPage(await storeFor(ctx.database).queryWorkers({ ...input, sort_by: "worker_id" })));

@@ -2,7 +2,9 @@
 import { scopedProcedure } from "@/server/trpc";
 import { storeFor } from "@/server/store";
 import { ZQuerySpansInput } from "./query-spans.types";
+import { maskedPage } from "@/lib/json/secrets";
 
 export const querySpansRoute = scopedProcedure("dashboard:read")
   .input(ZQuerySpansInput)
-  .query(({ ctx, input }) => storeFor(ctx.database).querySpans(input));
+  // Stored JSON may carry credentials (api_key, token, …): they never leave the server (lib/json/secrets.ts).
+  .query(async ({ ctx, input }) => maskedPage(await storeFor(ctx.database).querySpans(input)));

@@ -1,5 +1,6 @@
 // Who may call the store over HTTP. Writers present an API key (`Authorization: Bearer <key>` or
-// `X-API-Key: <key>`); reads need any valid key; writes need the route's scope (lib/auth/scopes.ts):
+// `X-API-Key: <key>`); reads need any valid key, except resources (they hold credentials: store:write, so a
+// release bot's key is refused); writes need the route's scope (lib/auth/scopes.ts):
 // runners `store:write` (rollouts, attempts, spans, workers), algorithms also `store:enqueue` (enqueue,
 // resources). With LIGHTGATE_ALLOW_ANONYMOUS_STORE=1 on a loopback-bound server, key-less clients act as
 // an anonymous algorithm — never when bound to another address.

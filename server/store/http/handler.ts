@@ -2,6 +2,7 @@
 // node:http fast path serves it directly; Next.js route handlers under app/v1/ use its web-standard form.
 // Routes: /v1/agl/* (routes.ts), POST /v1/traces (otlp.ts), and 501 for the OTLP signals the store does
 // not take.
+import { BAD_PERCENT_ENCODING, decodePathSegments } from "@/lib/http/path-segments";
 import type { Db } from "@/server/db/client";
 import { StoreInputError, StoreNotFoundError } from "../errors";
 import type { LightningStore } from "../index";
@@ -69,12 +70,8 @@ export function createStoreHandler(opts: StoreHttpOptions): StoreHandler {
         return await handleOtlpTraces(request, opts.store);
       }
       if (!path.startsWith("/v1/agl/")) return detail(404, "Not Found");
-      let segments: string[];
-      try {
-        segments = path.slice("/v1/agl/".length).split("/").map(decodeURIComponent);
-      } catch {
-        return detail(400, "the path is not valid percent-encoding");
-      }
+      const segments = decodePathSegments(path.slice("/v1/agl".length));
+      if (segments === null) return detail(400, BAD_PERCENT_ENCODING);
       if (segments.some((s) => s.length === 0 || s.length > 512 || s.includes("\u0000"))) return detail(404, "Not Found");
       const found = match(segments, request.method);
       if (found === null) return detail(404, "Not Found");

@@ -2,6 +2,7 @@
 // reference's error shapes (`{"detail": …}`; validation failures as FastAPI's 422 list naming the field).
 import type { z } from "zod";
 import { INT_PARAMS, LIST_PARAMS } from "./schemas";
+import { dictionary } from "@/lib/own";
 
 /**
  * A body is bytes, text, parts sent back to back (a span page: head, the joined spans, tail — no copy into
@@ -131,7 +132,8 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown, where: "body"
 
 /** A query string as an object: repeated list keys become arrays, integer keys become numbers. */
 export function queryObject(url: URL): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // The keys are the caller's: `?__proto__=…` must be a key like any other (zod then ignores unknown ones).
+  const out = dictionary<unknown>();
   for (const [key, value] of url.searchParams) {
     if (LIST_PARAMS.has(key)) {
       (out[key] = (out[key] as string[] | undefined) ?? []);

@@ -14,6 +14,12 @@ export type Route = { method: "GET" | "POST"; path: string; access: Access; hand
 
 const nullIfMissing = <T>(v: T | null) => json(v ?? null);
 
+// Resources carry the credentials runners call models with (api_key …), unmasked: runners and algorithms —
+// the keys holding store:write — need the real values; a release bot's key (dashboard:read, approvals) has
+// no use for them and is refused with 403 (it reads resources masked on the dashboard, and digests from
+// pointers and receipts). Refused rather than masked, so no client mistakes a masked body for the stored one.
+const RESOURCES_READ: Access = "store:write";
+
 /** For POST …/search bodies and GET query strings alike. */
 async function queryInput(ctx: RouteContext, method: "GET" | "POST", optionalBody = false): Promise<Record<string, unknown>> {
   if (method === "GET") return queryObject(ctx.url);
@@ -167,7 +173,7 @@ export const ROUTES: Route[] = [
   {
     method: "GET",
     path: "resources",
-    access: "read",
+    access: RESOURCES_READ,
     handle: async (ctx) => json(await ctx.store.queryResources(parseWith(s.resourcesQuery, queryObject(ctx.url), "query"))),
   },
   {
@@ -179,8 +185,8 @@ export const ROUTES: Route[] = [
       return json(await ctx.store.addResources(res as never), 201);
     },
   },
-  { method: "GET", path: "resources/latest", access: "read", handle: async (ctx) => nullIfMissing(await ctx.store.getLatestResources()) },
-  { method: "GET", path: "resources/:id", access: "read", handle: async (ctx) => nullIfMissing(await ctx.store.getResources(ctx.params[0]!)) },
+  { method: "GET", path: "resources/latest", access: RESOURCES_READ, handle: async (ctx) => nullIfMissing(await ctx.store.getLatestResources()) },
+  { method: "GET", path: "resources/:id", access: RESOURCES_READ, handle: async (ctx) => nullIfMissing(await ctx.store.getResources(ctx.params[0]!)) },
   {
     method: "POST",
     path: "resources/:id",

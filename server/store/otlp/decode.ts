@@ -97,11 +97,8 @@ function pbValue(v: PbAny | undefined): unknown {
   }
 }
 
-function pbAttributes(kvs: PbKv[] | undefined): OtlpAttributes {
-  const out: OtlpAttributes = {};
-  for (const kv of kvs ?? []) out[kv.key] = pbValue(kv.value);
-  return out;
-}
+// fromEntries defines each key, so an attribute named `__proto__` stays an attribute (as in jsonAttributes).
+const pbAttributes = (kvs: PbKv[] | undefined): OtlpAttributes => Object.fromEntries((kvs ?? []).map((kv) => [kv.key, pbValue(kv.value)]));
 
 /** Decodes a binary ExportTraceServiceRequest; throws with the decoder's message when it is not one. */
 export function decodeProtobuf(bytes: Uint8Array): OtlpResourceSpans[] {

@@ -16,6 +16,7 @@ import { ratingScore } from "../supervised/feedback";
 import { SoftmaxFitter } from "../supervised/fitter";
 import type { Item } from "../supervised/objective";
 import { decideAfterUpdate, type RollbackDecision } from "./rollback";
+import { ownValue } from "@/lib/own";
 
 export const onlineConfigSchema = z
   .object({
@@ -101,7 +102,7 @@ export class OnlineLearner {
     }
     if (feedback.correction) signals.push({ interactionId, kind: "ce", step: feedback.correction.step, action: feedback.correction.action, w: credibility });
     for (const sug of feedback.suggestions ?? []) {
-      const rule = this.#cfg.suggestionRules[sug];
+      const rule = ownValue(this.#cfg.suggestionRules, sug);
       if (rule) signals.push({ interactionId, kind: "ce", step: rule.at === "first" ? 0 : interaction.steps.length - 1, action: rule.action, w: credibility });
     }
     const usable = signals.filter((x) => x.w > 0);

@@ -23,8 +23,8 @@ const ROUTE_FILES: Record<string, { family: string; delegatesTo: string }> = {
   "app/v1/metrics/route.ts": { family: "OTLP (OTLP_SIGNALS)", delegatesTo: "getStoreRuntime()" },
   "app/v1/logs/route.ts": { family: "OTLP (OTLP_SIGNALS)", delegatesTo: "getStoreRuntime()" },
   "app/v1/development/profiles/route.ts": { family: "OTLP (OTLP_SIGNALS)", delegatesTo: "getStoreRuntime()" },
-  "app/v1/pointers/[agent]/[pointer]/route.ts": { family: "gate (GATE_ROUTE_ACCESS.pointer)", delegatesTo: "handlePointerRequest(" },
-  "app/v1/receipts/[candidateId]/route.ts": { family: "gate (GATE_ROUTE_ACCESS.receipt)", delegatesTo: "handleReceiptRequest(" },
+  "app/v1/pointers/[agent]/[pointer]/route.ts": { family: "gate (GATE_ROUTE_ACCESS.pointer)", delegatesTo: "servePointerPath(" },
+  "app/v1/receipts/[candidateId]/route.ts": { family: "gate (GATE_ROUTE_ACCESS.receipt)", delegatesTo: "serveReceiptPath(" },
   "app/v1/receipts/public-key/route.ts": { family: "gate (GATE_ROUTE_ACCESS.publicKey)", delegatesTo: "handlePublicKeyRequest(" },
 };
 

@@ -4,9 +4,9 @@ import { maskSecrets } from "@/lib/json/secrets";
 
 describe("diffJson", () => {
   it("reports added, removed and changed leaves by path; key order is not a change", () => {
-    const d = diffJson({ a: { x: 1, y: [1, 2] }, "odd key": true, same: { p: 1, q: 2 } }, { a: { x: 2, y: [1, 2, 3] }, z: null, same: { q: 2, p: 1 } });
+    const d = diffJson({ a: { x: 1, y: [1, 2] }, "odd name": true, same: { p: 1, q: 2 } }, { a: { x: 2, y: [1, 2, 3] }, z: null, same: { q: 2, p: 1 } });
     expect(d.entries).toEqual([
-      { path: '["odd key"]', change: "removed", before: "true", secret: false },
+      { path: '["odd name"]', change: "removed", before: "true", secret: false },
       { path: "a.x", change: "changed", before: "1", after: "2", secret: false },
       { path: "a.y[2]", change: "added", after: "3", secret: false },
       { path: "z", change: "added", after: "null", secret: false },

@@ -1,11 +1,11 @@
-// GET /v1/receipts/<candidateId>: DSSE-signed in-toto statement of the candidate's receipt.
+// GET /v1/receipts/<candidateId>: DSSE-signed in-toto statement of the candidate's receipt. The id is read
+// from the request's URL by the handler (decoded once, 400 for a bad encoding).
 import { getDatabase } from "@/server/db/client";
-import { handleReceiptRequest } from "@/server/receipts/http";
+import { serveReceiptPath } from "@/server/receipts/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-export async function GET(request: Request, ctx: { params: Promise<{ candidateId: string }> }) {
-  const { candidateId } = await ctx.params;
-  return handleReceiptRequest(await getDatabase(), request, candidateId);
+export async function GET(request: Request) {
+  return serveReceiptPath(await getDatabase(), request);
 }

@@ -1,11 +1,12 @@
-// GET /v1/pointers/<agent>/approved-default | latest-candidate | history[?at=<ISO time>]
+// GET /v1/pointers/<agent>/approved-default | latest-candidate | canary | history[?at=<ISO time>]
+// The names are read from the request's URL by the handler (decoded once, 400 for a bad encoding), not from
+// Next.js's params, which may already be decoded.
 import { getDatabase } from "@/server/db/client";
-import { handlePointerRequest } from "@/server/receipts/http";
+import { servePointerPath } from "@/server/receipts/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-export async function GET(request: Request, ctx: { params: Promise<{ agent: string; pointer: string }> }) {
-  const { agent, pointer } = await ctx.params;
-  return handlePointerRequest(await getDatabase(), request, decodeURIComponent(agent), pointer);
+export async function GET(request: Request) {
+  return servePointerPath(await getDatabase(), request);
 }
