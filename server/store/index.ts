@@ -196,11 +196,11 @@ export function createStore(database: Database, options: StoreOptions = {}) {
 
     // ── Resources ──
     async addResources(resources: NamedResources) {
-      return sql.write((d) => putResources(d, newResourcesId(), resources, nowSeconds()));
+      return sql.write(() => putResources(newResourcesId(), resources, nowSeconds()));
     },
     /** update_resources: an upsert (unknown id → version 1), as in the reference. */
     async updateResources(resourcesId: string, resources: NamedResources) {
-      return sql.write((d) => putResources(d, resourcesId, resources, nowSeconds()));
+      return sql.write(() => putResources(resourcesId, resources, nowSeconds()));
     },
     async getResources(resourcesId: string) {
       return sql.read(() => getResources(resourcesId));

@@ -23,23 +23,25 @@ const fromRow = (r: ResourcesRow): ResourcesUpdate => ({
   resources: JSON.parse(r.resources) as NamedResources,
 });
 
-/** add_resources (new id, version 1) and update_resources (upsert: version + 1); the result becomes latest. */
-export function* putResources(d: SqlDialect, resourcesId: string, resources: NamedResources, now: number): Program<ResourcesUpdate> {
+/**
+ * add_resources (new id, version 1) and update_resources (upsert: version + 1); the result becomes latest.
+ * One atomic upsert rather than read-then-write: two first writes of a new id at once (a SELECT … FOR UPDATE
+ * locks no row that does not exist yet) would otherwise both insert, and one would fail on the key.
+ */
+export function* putResources(resourcesId: string, resources: NamedResources, now: number): Program<ResourcesUpdate> {
   const text = JSON.stringify(resources);
   const digest = resourcesDigest(resources);
-  const existing = yield* one<{ create_time: number; version: number }>(`SELECT create_time, version FROM store_resources WHERE resources_id = ?${d.forUpdate}`, [resourcesId]);
-  const version = existing ? Number(existing.version) + 1 : 1;
-  const createTime = existing ? Number(existing.create_time) : now;
-  if (existing) {
-    yield* run("UPDATE store_resources SET update_time = ?, version = ?, digest = ?, resources = ?, latest_pos = ? WHERE resources_id = ?", [now, version, digest, text, nextPos(), resourcesId]);
-  } else {
-    yield* run(
-      "INSERT INTO store_resources (resources_id, create_time, update_time, version, digest, resources, latest_pos, created_pos) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      [resourcesId, now, now, 1, digest, text, nextPos(), nextPos()],
-    );
-  }
+  const row = yield* one<{ create_time: number; version: number }>(
+    `INSERT INTO store_resources (resources_id, create_time, update_time, version, digest, resources, latest_pos, created_pos)
+     VALUES (?, ?, ?, 1, ?, ?, ?, ?)
+     ON CONFLICT (resources_id) DO UPDATE SET update_time = excluded.update_time, version = store_resources.version + 1,
+       digest = excluded.digest, resources = excluded.resources, latest_pos = excluded.latest_pos
+     RETURNING create_time, version`,
+    [resourcesId, now, now, digest, text, nextPos(), nextPos()],
+  );
+  const version = Number(row!.version);
   yield* run("INSERT INTO store_resources_versions (resources_id, version, digest, resources, created_at) VALUES (?, ?, ?, ?, ?)", [resourcesId, version, digest, text, now]);
-  return { resources_id: resourcesId, create_time: createTime, update_time: now, version, resources };
+  return { resources_id: resourcesId, create_time: Number(row!.create_time), update_time: now, version, resources };
 }
 
 export function* getResources(resourcesId: string): Program<ResourcesUpdate | null> {

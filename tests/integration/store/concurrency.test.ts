@@ -84,3 +84,24 @@ describeEachDialect("8 runners drain 2,000 rollouts with injected failures", (di
     expect(stats.total_spans).toBe(totalAttempts);
   });
 });
+
+describeEachDialect("concurrent first writes of one new resources id", (dialect) => {
+  let s: StoreServer;
+  beforeAll(async () => {
+    s = await startStoreServer(dialect, "res-race");
+  });
+  afterAll(() => s?.close());
+
+  // A read-then-insert upsert let two first writes both insert, and one answered 500 on the primary key.
+  it("every write gets its own version, 1 … n, and none answers 5xx", async () => {
+    const n = 12;
+    const answers = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        fetch(`${s.url}/v1/agl/resources/rs-race`, { method: "POST", headers: { Authorization: `Bearer ${s.keys.algorithm}`, "content-type": "application/json" }, body: JSON.stringify({ p: { resource_type: "prompt_template", template: `t${i}`, engine: "f-string" } }) }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(n).fill(200));
+    const versions = (await Promise.all(answers.map((a) => a.json() as Promise<{ version: number }>))).map((b) => b.version).sort((a, b) => a - b);
+    expect(versions).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+  });
+});
