@@ -1,9 +1,10 @@
 // Liveness for load balancers and the e2e harness: answers once the server can reach its database.
 import { getDatabase } from "@/server/db/client";
+import { withBodyLimit } from "@/server/http/web-body";
 
 export const dynamic = "force-dynamic";
 
-export async function GET() {
+export const GET = withBodyLimit("gate", async () => {
   try {
     const { db } = await getDatabase();
     await db.$queryRawUnsafe("SELECT 1");
@@ -11,4 +12,4 @@ export async function GET() {
   } catch (e) {
     return Response.json({ status: "unavailable", detail: (e as Error).message }, { status: 503 });
   }
-}
+});

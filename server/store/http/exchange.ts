@@ -1,8 +1,10 @@
-// The store's own request and response: plain data, so the node:http fast path (node-server.ts) hands a
-// buffered body straight to the routes and writes their answer straight to the socket. Building a web
-// Request and Response per call cost more CPU than the store work on small bodies. Next.js route
-// handlers and tests speak web Request/Response through `toWebHandler`.
-import { API_HEADERS, HttpError, MAX_BODY_BYTES, readBody } from "./io";
+// The store's own request and response: plain data, so the node:http fast path (node-server.ts) hands the
+// request straight to the routes and writes their answer straight to the socket. Building a web Request
+// and Response per call cost more CPU than the store work on small bodies. Next.js route handlers and
+// tests speak web Request/Response through `toWebHandler`.
+import { bodyLimitFor, declaredTooLarge, declaresBody } from "@/server/http/body-limits";
+import { tooLargeResponse } from "@/server/http/refusals";
+import { readWebBody } from "@/server/http/web-body";
 
 export type HeaderReader = { get(name: string): string | null };
 
@@ -10,8 +12,12 @@ export type StoreRequest = {
   method: string;
   url: URL;
   headers: HeaderReader;
-  /** The whole body (already bounded by MAX_BODY_BYTES); null when the request has none. */
-  body: Uint8Array | null;
+  /**
+   * The whole body, read when first asked for — after the caller's key was checked, so nobody without
+   * one gets a byte buffered — and held to the route family's limit (server/http/body-limits.ts): rejects
+   * with BodyTooLargeError over it. Null when the request has none (GET).
+   */
+  body(): Promise<Uint8Array | null>;
 };
 
 /**
@@ -21,16 +27,6 @@ export type StoreRequest = {
 export type StoreBody = Uint8Array | string | (Uint8Array | string)[] | AsyncIterable<Uint8Array | string> | null;
 export type StoreResponse = { status: number; headers: Record<string, string>; body: StoreBody };
 export type StoreHandler = (request: StoreRequest) => Promise<StoreResponse>;
-
-/** node:http's header object (lower-case keys; repeated headers as arrays) as a HeaderReader. */
-export function nodeHeaders(headers: Record<string, string | string[] | undefined>): HeaderReader {
-  return {
-    get(name) {
-      const v = headers[name.toLowerCase()];
-      return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
-    },
-  };
-}
 
 function webBody(body: StoreBody): BodyInit | null {
   if (body === null || typeof body === "string" || body instanceof Uint8Array) return body as BodyInit | null;
@@ -52,16 +48,18 @@ function webBody(body: StoreBody): BodyInit | null {
 /** The store handler as a web-standard one (Next.js route handlers, tests). */
 export function toWebHandler(handle: StoreHandler): (request: Request) => Promise<Response> {
   return async (request) => {
-    let body: Uint8Array | null = null;
-    if (request.body) {
-      try {
-        body = await readBody(request, MAX_BODY_BYTES);
-      } catch (e) {
-        if (!(e instanceof HttpError)) throw e;
-        return new Response(JSON.stringify({ detail: e.detail }), { status: e.status, headers: API_HEADERS });
-      }
-    }
-    const res = await handle({ method: request.method, url: new URL(request.url), headers: request.headers, body });
-    return new Response(webBody(res.body), { status: res.status, headers: res.headers });
+    const url = new URL(request.url);
+    const limit = bodyLimitFor(url.pathname, request.method);
+    const declared = declaredTooLarge(request.headers, request.method, limit);
+    if (declared) return tooLargeResponse(limit, request, declared);
+    let read: Promise<Uint8Array | null> | undefined;
+    let complete = !declaresBody(request.headers);
+    const body = () =>
+      (read ??= request.method === "GET" || request.method === "HEAD" || !request.body ? Promise.resolve(null) : readWebBody(request, limit).then((b) => ((complete = true), b)));
+    const res = await handle({ method: request.method, url, headers: request.headers, body });
+    // Answered without reading all of a body the client sends (refused, or never needed): close, so the
+    // client cannot keep streaming it into this connection.
+    const headers = complete ? res.headers : { ...res.headers, connection: "close" };
+    return new Response(webBody(res.body), { status: res.status, headers });
   };
 }

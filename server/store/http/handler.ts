@@ -3,6 +3,7 @@
 // Routes: /v1/agl/* (routes.ts), POST /v1/traces (otlp.ts), and 501 for the OTLP signals the store does
 // not take.
 import type { Db } from "@/server/db/client";
+import { BodyAbortedError, BodyTooLargeError } from "@/server/http/body-limits";
 import { StoreInputError, StoreNotFoundError } from "../errors";
 import type { LightningStore } from "../index";
 import { authorize } from "./auth";
@@ -37,6 +38,7 @@ function match(segments: string[], method: string): { route: Route; params: stri
 
 function errorResponse(e: unknown): StoreResponse {
   if (e instanceof HttpError) return json({ detail: e.detail }, e.status);
+  if (e instanceof BodyTooLargeError || e instanceof BodyAbortedError) return detail(e.status, e.message);
   if (e instanceof StoreNotFoundError) return detail(404, e.message);
   if (e instanceof StoreInputError) return detail(400, e.message);
   console.error("store: unexpected error", e);
@@ -67,7 +69,7 @@ export function createStoreHandler(opts: StoreHttpOptions): StoreHandler {
       if (found === null) return detail(404, "Not Found");
       if (found === "method") return detail(405, "Method Not Allowed");
       await authorize(request, found.route.access, opts.db, opts.allowAnonymous);
-      return await found.route.handle({ store: opts.store, params: found.params, url, body: () => readJson(request.body) });
+      return await found.route.handle({ store: opts.store, params: found.params, url, body: async () => readJson(await request.body()) });
     } catch (e) {
       return errorResponse(e);
     }

@@ -1,0 +1,82 @@
+// Body limits on node:http (the production server and the store's fast path): the declared length is
+// judged before a byte is read, a streamed body is counted as it arrives and reading stops at the limit,
+// and an answer given while the client is still sending says `Connection: close` — node then closes the
+// socket once the answer is out, so the client cannot go on streaming into the server.
+import type http from "node:http";
+import { BodyAbortedError, BodyTooLargeError, bodyLimitFor, declaredTooLarge, declaresBody, type BodyLimit } from "./body-limits";
+import { tooLargeRefusal, type Refusal } from "./refusals";
+
+type Headers = { get(name: string): string | null };
+
+export function nodeHeaderReader(headers: http.IncomingHttpHeaders): Headers {
+  return {
+    get(name) {
+      const v = headers[name.toLowerCase()];
+      return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+    },
+  };
+}
+
+/** The request's URL; a Host header that does not parse falls back to `fallbackHost`. */
+export function requestUrl(req: http.IncomingMessage, fallbackHost: string): URL {
+  try {
+    return new URL(req.url ?? "/", `http://${req.headers.host ?? fallbackHost}`);
+  } catch {
+    return new URL(req.url ?? "/", `http://${fallbackHost}`);
+  }
+}
+
+/** Buffers the body up to `limit.bytes`; rejects with BodyTooLargeError at the limit and stops reading. */
+export function readNodeBody(req: http.IncomingMessage, limit: BodyLimit): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = declaredTooLarge(nodeHeaderReader(req.headers), req.method ?? "POST", limit);
+    if (declared) return reject(declared);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit.bytes) return void chunks.push(chunk);
+      req.off("data", onData);
+      req.pause();
+      chunks.length = 0;
+      reject(new BodyTooLargeError(limit, req.method ?? "POST"));
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    req.once("error", (e) => reject(new BodyAbortedError(e)));
+    req.once("close", () => reject(new BodyAbortedError())); // no-op once settled
+  });
+}
+
+/** `Connection: close` when the client has sent a body that was not (all) read: the rest is never read. */
+export function closeIfUnread(req: http.IncomingMessage, headers: Record<string, string>): Record<string, string> {
+  return declaresBody(nodeHeaderReader(req.headers)) && !req.complete ? { ...headers, connection: "close" } : headers;
+}
+
+export function sendRefusal(res: http.ServerResponse, refusal: Refusal): void {
+  const bytes = typeof refusal.body === "string" ? Buffer.from(refusal.body) : refusal.body;
+  res.writeHead(refusal.status, { ...refusal.headers, "content-length": String(bytes.byteLength) });
+  res.end(bytes);
+}
+
+/** The 413 for a declared length over the request's limit, or null (judged from the headers alone). */
+export function declaredRefusal(req: http.IncomingMessage, url: URL): Refusal | null {
+  const method = req.method ?? "GET";
+  const limit = bodyLimitFor(url.pathname, method);
+  const headers = nodeHeaderReader(req.headers);
+  const error = declaredTooLarge(headers, method, limit);
+  return error ? tooLargeRefusal(limit, { url, headers }, error) : null;
+}
+
+/**
+ * For `server.on("checkContinue", …)`: a client that sends `Expect: 100-continue` (curl does above 1 MB)
+ * learns about a declared length over the limit before it sends the body; otherwise it is told to go on.
+ */
+export function checkContinue(listener: http.RequestListener, fallbackHost = "127.0.0.1"): http.RequestListener {
+  return (req, res) => {
+    const refusal = declaredRefusal(req, requestUrl(req, fallbackHost));
+    if (refusal) return sendRefusal(res, refusal);
+    res.writeContinue();
+    listener(req, res);
+  };
+}

@@ -1,0 +1,38 @@
+// The production server's request routing (scripts/serve.ts), framework-free so tests can start it without
+// a Next.js build: the store API (/v1/agl/*, /v1/traces and the OTLP signals it refuses) takes the fast
+// path straight to the store's handler; everything else — dashboard, tRPC, auth, pointers, receipts — goes
+// to Next.js. Before Next sees a request, a declared body over its route's limit (body-limits.ts) is
+// refused; a streamed one is counted by the route handler (web-body.ts); and whatever Next answers, a body
+// still arriving after the answer is never read — the connection is closed.
+import http from "node:http";
+import type { StoreHandler } from "@/server/store/http/exchange";
+import { nodeListener } from "@/server/store/http/node-server";
+import { declaresBody } from "./body-limits";
+import { checkContinue, declaredRefusal, nodeHeaderReader, requestUrl, sendRefusal } from "./node-body";
+
+export const STORE_PATH = /^\/v1\/(agl\/|traces\/?(\?|$)|metrics\/?(\?|$)|logs\/?(\?|$)|development\/profiles\/?(\?|$))/;
+
+export type NextRequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => unknown;
+
+export function lightgateListener(handleStore: http.RequestListener, handleNext: NextRequestHandler, fallbackHost = "127.0.0.1"): http.RequestListener {
+  return (req, res) => {
+    if (STORE_PATH.test(req.url ?? "")) return handleStore(req, res);
+    const refusal = declaredRefusal(req, requestUrl(req, fallbackHost));
+    if (refusal) return sendRefusal(res, refusal);
+    if (declaresBody(nodeHeaderReader(req.headers))) {
+      res.once("finish", () => {
+        if (!req.complete) req.socket.destroy();
+      });
+    }
+    void handleNext(req, res);
+  };
+}
+
+/** The server `npm start` runs, minus listening: store fast path + Next.js, body limits on both. */
+export function createLightgateServer(store: StoreHandler, handleNext: NextRequestHandler, fallbackHost = "127.0.0.1"): http.Server {
+  const listener = lightgateListener(nodeListener(store, fallbackHost), handleNext, fallbackHost);
+  const server = http.createServer(listener);
+  server.on("checkContinue", checkContinue(listener, fallbackHost));
+  server.keepAliveTimeout = 30_000;
+  return server;
+}
