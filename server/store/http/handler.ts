@@ -9,6 +9,7 @@ import type { LightningStore } from "../index";
 import { authorize } from "./auth";
 import { toWebHandler, type StoreHandler, type StoreRequest, type StoreResponse } from "./exchange";
 import { detail, HttpError, json, readJson } from "./io";
+import { otlpRefusal } from "../otlp/status";
 import { handleOtlpTraces } from "./otlp";
 import { ROUTES, type Route } from "./routes";
 
@@ -45,18 +46,27 @@ function errorResponse(e: unknown): StoreResponse {
   return json({ detail: "Internal server error", error_type: (e as Error)?.name ?? "Error" }, 500);
 }
 
+/** OTLP traces: every refusal, the key check's 401/403 included, is a Status in the request's encoding. */
+async function otlpTraces(request: StoreRequest, opts: StoreHttpOptions): Promise<StoreResponse> {
+  if (request.method !== "POST") return otlpRefusal(request, 405, "Method Not Allowed: OTLP traces are POSTed");
+  try {
+    await authorize(request, "store:write", opts.db, opts.allowAnonymous);
+  } catch (e) {
+    if (e instanceof HttpError) return otlpRefusal(request, e.status, e.message);
+    throw e;
+  }
+  return handleOtlpTraces(request, opts.store);
+}
+
 /** The store API over StoreRequest/StoreResponse (the node:http fast path serves this directly). */
 export function createStoreHandler(opts: StoreHttpOptions): StoreHandler {
   return async function handle(request: StoreRequest): Promise<StoreResponse> {
     try {
       const url = request.url;
       const path = url.pathname.replace(/\/+$/, "");
-      if (path === "/v1/traces") {
-        if (request.method !== "POST") return detail(405, "Method Not Allowed");
-        await authorize(request, "store:write", opts.db, opts.allowAnonymous);
-        return await handleOtlpTraces(request, opts.store);
-      }
-      if (path === "/v1/metrics" || path === "/v1/logs" || path === "/v1/development/profiles") return { status: 501, headers: {}, body: null };
+      if (path === "/v1/traces") return await otlpTraces(request, opts);
+      // The reference answers 501 to anyone here; the body is never read.
+      if (path === "/v1/metrics" || path === "/v1/logs" || path === "/v1/development/profiles") return otlpRefusal(request, 501, `${path}: Lightgate stores traces only; send spans to /v1/traces`);
       if (!path.startsWith("/v1/agl/")) return detail(404, "Not Found");
       let segments: string[];
       try {
