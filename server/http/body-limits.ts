@@ -13,6 +13,12 @@ export type BodyLimit = {
   family: "auth" | "trpc" | "store" | "otlp" | "gate" | "pages";
   /** Largest body accepted, in bytes; for OTLP also after gunzip. */
   bytes: number;
+  /**
+   * All of the family's bodies being buffered at once: the per-request limit bounds one request, this bounds
+   * many (20 keys streaming 32 MiB each would otherwise hold 640 MiB). Above `bytes`, so a body of any
+   * allowed size goes through when the server is not busy; beyond it, 503 with Retry-After (clients retry).
+   */
+  inFlight: number;
   format: RefusalFormat;
   /** What the limit is for, as a refusal names it. */
   label: string;
@@ -25,6 +31,7 @@ export const BODY_LIMITS: readonly Entry[] = [
     family: "auth",
     paths: ["/api/auth"],
     bytes: 8 * KiB,
+    inFlight: 2 * MiB,
     format: "message",
     label: "sign-in requests (/api/auth)",
     why: "better-auth's sign-in/sign-out: an email (≤ 200), a password (≤ 128) and a callback URL — a few hundred bytes",
@@ -33,6 +40,7 @@ export const BODY_LIMITS: readonly Entry[] = [
     family: "trpc",
     paths: ["/api/trpc"],
     bytes: 1 * MiB,
+    inFlight: 16 * MiB,
     format: "trpc",
     label: "dashboard calls (/api/trpc)",
     why: "a batch of dashboard calls; the largest inputs (a passkey's WebAuthn response, a registry record) are tens of KB",
@@ -41,6 +49,7 @@ export const BODY_LIMITS: readonly Entry[] = [
     family: "store",
     paths: ["/v1/agl"],
     bytes: 32 * MiB,
+    inFlight: 40 * MiB,
     format: "store",
     label: "the store API (/v1/agl)",
     why: "Agent Lightning clients: an enqueue of up to 10,000 rollouts with their inputs, a span with its attributes",
@@ -49,6 +58,7 @@ export const BODY_LIMITS: readonly Entry[] = [
     family: "otlp",
     paths: ["/v1/traces", "/v1/metrics", "/v1/logs", "/v1/development/profiles"],
     bytes: 32 * MiB,
+    inFlight: 40 * MiB,
     format: "otlp",
     label: "OTLP exports (/v1/traces)",
     why: "the Python runner sends one span per request, SDK batch exporters up to 512; the limit also holds after gunzip (gzip bombs)",
@@ -57,6 +67,7 @@ export const BODY_LIMITS: readonly Entry[] = [
     family: "gate",
     paths: ["/v1/pointers", "/v1/receipts", "/api/health"],
     bytes: 0,
+    inFlight: 0,
     format: "message",
     label: "pointers and receipts (GET only)",
     why: "read-only routes: no body at all",
@@ -64,7 +75,7 @@ export const BODY_LIMITS: readonly Entry[] = [
 ];
 
 /** Pages and everything else Next.js serves: no page reads a body (the app has no server actions). */
-export const DEFAULT_BODY_LIMIT: BodyLimit = { family: "pages", bytes: 64 * KiB, format: "message", label: "pages" };
+export const DEFAULT_BODY_LIMIT: BodyLimit = { family: "pages", bytes: 64 * KiB, inFlight: 4 * MiB, format: "message", label: "pages" };
 
 const strip = ({ paths: _p, why: _w, ...limit }: Entry): BodyLimit => limit;
 
@@ -111,6 +122,41 @@ export class BodyTooLargeError extends Error {
     this.name = "BodyTooLargeError";
   }
 }
+
+/** Too many of a family's bodies in flight at once: 503 with Retry-After, which the runners' clients retry. */
+export class ServerBusyError extends Error {
+  readonly status = 503;
+  constructor(limit: BodyLimit) {
+    super(`the server is receiving too many bodies for ${limit.label} at once (${size(limit.inFlight)} in flight); retry in a moment`);
+    this.name = "ServerBusyError";
+  }
+}
+
+// On globalThis: the production server's own code and Next's bundled route handlers share the budgets.
+const budgets = ((globalThis as { lightgateBodyBudgets?: Record<string, number> }).lightgateBodyBudgets ??= {});
+
+/** One request's share of its family's in-flight budget: taken chunk by chunk, given back once, when done. */
+export type BodyTicket = { take(bytes: number): boolean; release(): void };
+
+export function bodyTicket(limit: BodyLimit): BodyTicket {
+  let held = 0;
+  return {
+    take(bytes) {
+      const inFlight = budgets[limit.family] ?? 0;
+      if (inFlight + bytes > limit.inFlight) return false;
+      budgets[limit.family] = inFlight + bytes;
+      held += bytes;
+      return true;
+    },
+    release() {
+      budgets[limit.family] = (budgets[limit.family] ?? 0) - held;
+      held = 0;
+    },
+  };
+}
+
+/** Bytes of a family's request bodies held right now (tests, benches). */
+export const bodyBytesInFlight = (family: BodyLimit["family"]) => budgets[family] ?? 0;
 
 /** The client went away (or broke the stream) before its body ended: nothing to answer, nothing to log. */
 export class BodyAbortedError extends Error {

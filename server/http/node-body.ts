@@ -3,8 +3,8 @@
 // and an answer given while the client is still sending says `Connection: close` — node then closes the
 // socket once the answer is out, so the client cannot go on streaming into the server.
 import type http from "node:http";
-import { BodyAbortedError, BodyTooLargeError, bodyLimitFor, declaredTooLarge, declaresBody, type BodyLimit } from "./body-limits";
-import { tooLargeRefusal, type Refusal } from "./refusals";
+import { BodyAbortedError, BodyTooLargeError, bodyLimitFor, declaredTooLarge, declaresBody, ServerBusyError, type BodyLimit, type BodyTicket } from "./body-limits";
+import { bodyRefusal, type Refusal } from "./refusals";
 
 type Headers = { get(name: string): string | null };
 
@@ -26,20 +26,34 @@ export function requestUrl(req: http.IncomingMessage, fallbackHost: string): URL
   }
 }
 
-/** Buffers the body up to `limit.bytes`; rejects with BodyTooLargeError at the limit and stops reading. */
-export function readNodeBody(req: http.IncomingMessage, limit: BodyLimit): Promise<Buffer> {
+/**
+ * Buffers the body up to `limit.bytes`, taking its bytes from the family's in-flight budget through `ticket`
+ * (the caller gives them back when done with the body: when the response closes). Rejects with
+ * BodyTooLargeError at the limit, ServerBusyError when the budget is spent, and stops reading either way.
+ */
+export function readNodeBody(req: http.IncomingMessage, limit: BodyLimit, ticket: BodyTicket): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const declared = declaredTooLarge(nodeHeaderReader(req.headers), req.method ?? "POST", limit);
+    const method = req.method ?? "POST";
+    const declared = declaredTooLarge(nodeHeaderReader(req.headers), method, limit);
     if (declared) return reject(declared);
+    // A declared length is reserved up front, so a busy server refuses before reading anything.
+    const length = Number(req.headers["content-length"] ?? NaN);
+    const reserved = Number.isFinite(length);
+    if (reserved && !ticket.take(length)) return reject(new ServerBusyError(limit));
     const chunks: Buffer[] = [];
     let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit.bytes) return void chunks.push(chunk);
+    const stop = (error: Error) => {
       req.off("data", onData);
       req.pause();
       chunks.length = 0;
-      reject(new BodyTooLargeError(limit, req.method ?? "POST"));
+      ticket.release();
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit.bytes) return stop(new BodyTooLargeError(limit, method));
+      if (!reserved && !ticket.take(chunk.length)) return stop(new ServerBusyError(limit));
+      chunks.push(chunk);
     };
     req.on("data", onData);
     req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
@@ -65,7 +79,7 @@ export function declaredRefusal(req: http.IncomingMessage, url: URL): Refusal | 
   const limit = bodyLimitFor(url.pathname, method);
   const headers = nodeHeaderReader(req.headers);
   const error = declaredTooLarge(headers, method, limit);
-  return error ? tooLargeRefusal(limit, { url, headers }, error) : null;
+  return error ? bodyRefusal(limit, { url, headers }, error) : null;
 }
 
 /**

@@ -2,8 +2,8 @@
 // request straight to the routes and writes their answer straight to the socket. Building a web Request
 // and Response per call cost more CPU than the store work on small bodies. Next.js route handlers and
 // tests speak web Request/Response through `toWebHandler`.
-import { bodyLimitFor, declaredTooLarge, declaresBody } from "@/server/http/body-limits";
-import { tooLargeResponse } from "@/server/http/refusals";
+import { bodyLimitFor, bodyTicket, declaredTooLarge, declaresBody } from "@/server/http/body-limits";
+import { bodyRefusalResponse } from "@/server/http/refusals";
 import { readWebBody } from "@/server/http/web-body";
 
 export type HeaderReader = { get(name: string): string | null };
@@ -18,6 +18,8 @@ export type StoreRequest = {
    * with BodyTooLargeError over it. Null when the request has none (GET).
    */
   body(): Promise<Uint8Array | null>;
+  /** Counts more bytes this request holds (an inflated body) against its family's in-flight budget; false when spent. */
+  hold(bytes: number): boolean;
 };
 
 /**
@@ -51,12 +53,18 @@ export function toWebHandler(handle: StoreHandler): (request: Request) => Promis
     const url = new URL(request.url);
     const limit = bodyLimitFor(url.pathname, request.method);
     const declared = declaredTooLarge(request.headers, request.method, limit);
-    if (declared) return tooLargeResponse(limit, request, declared);
+    if (declared) return bodyRefusalResponse(limit, request, declared);
     let read: Promise<Uint8Array | null> | undefined;
     let complete = !declaresBody(request.headers);
+    const ticket = bodyTicket(limit);
     const body = () =>
-      (read ??= request.method === "GET" || request.method === "HEAD" || !request.body ? Promise.resolve(null) : readWebBody(request, limit).then((b) => ((complete = true), b)));
-    const res = await handle({ method: request.method, url, headers: request.headers, body });
+      (read ??= request.method === "GET" || request.method === "HEAD" || !request.body ? Promise.resolve(null) : readWebBody(request, limit, ticket).then((b) => ((complete = true), b)));
+    let res: StoreResponse;
+    try {
+      res = await handle({ method: request.method, url, headers: request.headers, body, hold: (n) => ticket.take(n) });
+    } finally {
+      ticket.release();
+    }
     // Answered without reading all of a body the client sends (refused, or never needed): close, so the
     // client cannot keep streaming it into this connection.
     const headers = complete ? res.headers : { ...res.headers, connection: "close" };

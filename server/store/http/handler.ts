@@ -3,7 +3,7 @@
 // Routes: /v1/agl/* (routes.ts), POST /v1/traces (otlp.ts), and 501 for the OTLP signals the store does
 // not take.
 import type { Db } from "@/server/db/client";
-import { BodyAbortedError, BodyTooLargeError } from "@/server/http/body-limits";
+import { BodyAbortedError, BodyTooLargeError, ServerBusyError } from "@/server/http/body-limits";
 import { StoreInputError, StoreNotFoundError } from "../errors";
 import type { LightningStore } from "../index";
 import { authorize } from "./auth";
@@ -37,9 +37,13 @@ function match(segments: string[], method: string): { route: Route; params: stri
   return otherMethod ? "method" : null;
 }
 
+/** 503s say when to come back (the Python client and OTLP exporters retry them). */
+const withRetryAfter = (r: StoreResponse): StoreResponse => ({ ...r, headers: { ...r.headers, "retry-after": "1" } });
+
 function errorResponse(e: unknown): StoreResponse {
   if (e instanceof HttpError) return json({ detail: e.detail }, e.status);
   if (e instanceof BodyTooLargeError || e instanceof BodyAbortedError) return detail(e.status, e.message);
+  if (e instanceof ServerBusyError) return withRetryAfter(detail(503, e.message));
   if (e instanceof StoreNotFoundError) return detail(404, e.message);
   if (e instanceof StoreInputError) return detail(400, e.message);
   console.error("store: unexpected error", e);

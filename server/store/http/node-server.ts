@@ -2,7 +2,7 @@
 // (scripts/serve.ts routes /v1/agl and /v1/traces here, past Next.js), and a bare server for tests and scripts.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { bodyLimitFor } from "@/server/http/body-limits";
+import { bodyLimitFor, bodyTicket } from "@/server/http/body-limits";
 import { checkContinue, closeIfUnread, declaredRefusal, nodeHeaderReader, readNodeBody, requestUrl, sendRefusal } from "@/server/http/node-body";
 import type { StoreHandler, StoreResponse } from "./exchange";
 import { json } from "./io";
@@ -54,9 +54,12 @@ export function nodeListener(handle: StoreHandler, fallbackHost = "127.0.0.1"): 
     const refusal = declaredRefusal(req, url);
     if (refusal) return sendRefusal(res, refusal);
     const method = req.method ?? "GET";
+    const limit = bodyLimitFor(url.pathname, method);
+    const ticket = bodyTicket(limit);
+    res.once("close", () => ticket.release());
     let read: Promise<Buffer | null> | undefined;
-    const body = () => (read ??= method === "GET" || method === "HEAD" ? Promise.resolve(null) : readNodeBody(req, bodyLimitFor(url.pathname, method)));
-    handle({ method, url, headers: nodeHeaderReader(req.headers), body })
+    const body = () => (read ??= method === "GET" || method === "HEAD" ? Promise.resolve(null) : readNodeBody(req, limit, ticket));
+    handle({ method, url, headers: nodeHeaderReader(req.headers), body, hold: (n) => ticket.take(n) })
       .then((response) => send(req, res, response))
       .catch(fail);
   };

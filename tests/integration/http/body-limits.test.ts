@@ -111,6 +111,33 @@ afterAll(async () => {
   await db?.drop();
 });
 
+/** The in-flight budgets come back to 0 once refused or finished requests are done (polled: release runs on close). */
+async function budgetsReturnToZero() {
+  const { bodyBytesInFlight } = await import("@/server/http/body-limits");
+  for (let i = 0; i < 100 && (["auth", "trpc", "store", "otlp"] as const).some((f) => bodyBytesInFlight(f) !== 0); i++) await new Promise((r) => setTimeout(r, 20));
+  expect((["auth", "trpc", "store", "otlp"] as const).map((f) => bodyBytesInFlight(f))).toEqual([0, 0, 0, 0]);
+}
+
+/** An upload that sends `bytes` of a chunked body and then holds the connection open, unfinished. */
+function heldUpload(base: string, path: string, headers: Record<string, string>, bytes: number) {
+  const u = new URL(path, base);
+  const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: "POST", headers: { ...headers, "transfer-encoding": "chunked" }, agent: false });
+  req.on("error", () => {});
+  const chunk = Buffer.alloc(256 * KiB, 0x20);
+  let sent = 0;
+  const sentAll = new Promise<void>((resolve) => {
+    const pump = () => {
+      while (sent < bytes) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      resolve();
+    };
+    pump();
+  });
+  return { sentAll, abort: () => req.destroy() };
+}
+
 for (const server of ["route handlers", "production server"] as const) {
   describe(`body limits: ${server}`, () => {
     for (const f of FAMILIES) {
@@ -126,9 +153,28 @@ for (const server of ["route handlers", "production server"] as const) {
           if (mode === "declared") expect(res.sent).toBe(0); // answered from the headers alone
           else expect(res.sent).toBeLessThan(f.limit + SLACK);
           expect(await rowCounts(db)).toEqual(before);
+          await budgetsReturnToZero();
         });
       }
     }
+
+    it("store: bodies in flight at once are bounded too — past the family's budget, 503 with Retry-After", { timeout: 60_000 }, async () => {
+      const { bodyBytesInFlight } = await import("@/server/http/body-limits");
+      const headers = { "content-type": "application/json", authorization: `Bearer ${keys.algorithm}` };
+      const held = [heldUpload(servers[server], "/v1/agl/rollouts", headers, 18 * MiB), heldUpload(servers[server], "/v1/agl/rollouts", headers, 18 * MiB)];
+      await Promise.all(held.map((h) => h.sentAll));
+      for (let i = 0; i < 200 && bodyBytesInFlight("store") < 34 * MiB; i++) await new Promise((r) => setTimeout(r, 20));
+      const before = await rowCounts(db);
+      const res = await sendBigBody(servers[server], "/v1/agl/queues/rollouts/enqueue", { headers, total: 8 * MiB, mode: "chunked" });
+      expect(res.status).toBe(503);
+      expect(res.headers["retry-after"]).toBe("1");
+      expect(json(res).detail).toMatch(/too many bodies for the store API \(\/v1\/agl\) at once \(40 MiB in flight\)/);
+      for (const h of held) h.abort();
+      await budgetsReturnToZero();
+      expect(await rowCounts(db)).toEqual(before);
+      const ok = await fetch(`${servers[server]}/v1/agl/queues/rollouts/enqueue`, { method: "POST", headers, body: JSON.stringify({ rollouts: [{ input: "after the rush" }] }) });
+      expect(ok.status).toBe(201);
+    });
 
     it("OTLP: a gzip bomb is refused after decompression (413 naming the limit), nothing is written", { timeout: 60_000 }, async () => {
       const before = await rowCounts(db);
