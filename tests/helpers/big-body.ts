@@ -1,6 +1,7 @@
-// A client that sends a body far larger than a route takes, as an attacker would: either a declared
-// Content-Length it never sends (the server must answer from the headers alone), or chunks streamed from
-// a generator (never held in memory) until the server answers and closes the connection. It reports what
+// A client that sends a body far larger than a route takes, as an attacker would: a declared
+// Content-Length it never sends ("declared": the server must answer from the headers alone), a declared
+// length it does send ("length"), or chunks streamed from a generator ("chunked"; never held in memory),
+// until the server answers and closes the connection. It reports what
 // the server answered, how many bytes got out, and whether the server cut it off before it was done.
 import http from "node:http";
 
@@ -9,18 +10,18 @@ export type BigBodyResult = { status: number; headers: http.IncomingHttpHeaders;
 export function sendBigBody(
   base: string,
   path: string,
-  opts: { method?: string; headers?: Record<string, string>; total: number; mode: "declared" | "chunked"; expectContinue?: boolean; timeoutMs?: number; body?: (i: number) => Buffer },
+  opts: { method?: string; headers?: Record<string, string>; total: number; mode: "declared" | "length" | "chunked"; expectContinue?: boolean; timeoutMs?: number; body?: (i: number) => Buffer },
 ): Promise<BigBodyResult> {
   return new Promise((resolve) => {
     const u = new URL(path, base);
-    const framing = opts.mode === "declared" ? { "content-length": String(opts.total) } : { "transfer-encoding": "chunked" };
+    const framing = opts.mode === "chunked" ? { "transfer-encoding": "chunked" } : { "content-length": String(opts.total) };
     const headers = { ...opts.headers, ...framing, ...(opts.expectContinue ? { expect: "100-continue" } : {}) };
     const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: opts.method ?? "POST", headers, agent: false });
     const filler = Buffer.alloc(64 * 1024, 0x61);
     const chunks: Buffer[] = [];
     let response: http.IncomingMessage | undefined;
     let sent = 0;
-    let writing = opts.mode === "chunked" && !opts.expectContinue;
+    let writing = opts.mode !== "declared" && !opts.expectContinue;
     let finished = false;
     let continued = false;
     let settled = false;
@@ -61,7 +62,7 @@ export function sendBigBody(
     });
     req.on("socket", (socket) => socket.once("close", () => setTimeout(settle, 20)));
     req.on("error", () => {}); // EPIPE / ECONNRESET once the server closes: expected
-    if (opts.mode === "declared" || opts.expectContinue) req.flushHeaders();
+    if (!writing) req.flushHeaders();
     else pump();
   });
 }

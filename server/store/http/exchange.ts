@@ -2,6 +2,7 @@
 // request straight to the routes and writes their answer straight to the socket. Building a web Request
 // and Response per call cost more CPU than the store work on small bodies. Next.js route handlers and
 // tests speak web Request/Response through `toWebHandler`.
+import { gunzipSync } from "node:zlib";
 import { bodyLimitFor, bodyTicket, declaredTooLarge, declaresBody } from "@/server/http/body-limits";
 import { bodyRefusalResponse } from "@/server/http/refusals";
 import { readWebBody } from "@/server/http/web-body";
@@ -68,6 +69,12 @@ export function toWebHandler(handle: StoreHandler): (request: Request) => Promis
     // Answered without reading all of a body the client sends (refused, or never needed): close, so the
     // client cannot keep streaming it into this connection.
     const headers = complete ? res.headers : { ...res.headers, connection: "close" };
+    // Next.js drops Content-Encoding from route handlers' answers, so a gzipped one (OTLP, when the client
+    // accepts gzip) would arrive undecodable: the web form answers uncompressed.
+    if (headers["content-encoding"] === "gzip" && res.body instanceof Uint8Array) {
+      const { "content-encoding": _gzip, ...plain } = headers;
+      return new Response(new Uint8Array(gunzipSync(res.body)), { status: res.status, headers: plain });
+    }
     return new Response(webBody(res.body), { status: res.status, headers });
   };
 }
