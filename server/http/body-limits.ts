@@ -15,7 +15,7 @@ export type BodyLimit = {
   bytes: number;
   /**
    * All of the family's bodies being buffered at once: the per-request limit bounds one request, this bounds
-   * many (20 keys streaming 32 MiB each would otherwise hold 640 MiB). Above `bytes`, so a body of any
+   * many (20 keys streaming 16 MiB each would otherwise hold 320 MiB). Above `bytes`, so a body of any
    * allowed size goes through when the server is not busy; beyond it, 503 with Retry-After (clients retry).
    */
   inFlight: number;
@@ -48,20 +48,20 @@ export const BODY_LIMITS: readonly Entry[] = [
   {
     family: "store",
     paths: ["/v1/agl"],
-    bytes: 32 * MiB,
-    inFlight: 40 * MiB,
+    bytes: 16 * MiB,
+    inFlight: 24 * MiB,
     format: "store",
     label: "the store API (/v1/agl)",
-    why: "Agent Lightning clients: an enqueue of up to 10,000 rollouts with their inputs, a span with its attributes",
+    why: "Agent Lightning clients send one span, one heartbeat or one batch of rollouts per request: kilobytes; 16 MiB is 10,000 rollouts with 1.6 KB inputs",
   },
   {
     family: "otlp",
     paths: ["/v1/traces", "/v1/metrics", "/v1/logs", "/v1/development/profiles"],
-    bytes: 32 * MiB,
-    inFlight: 40 * MiB,
+    bytes: 16 * MiB,
+    inFlight: 24 * MiB,
     format: "otlp",
     label: "OTLP exports (/v1/traces)",
-    why: "the Python runner sends one span per request, SDK batch exporters up to 512; the limit also holds after gunzip (gzip bombs)",
+    why: "the Python runner and the LLM proxy export one span per request, Lightgate's runner one attempt's spans: kilobytes; the limit also holds after gunzip (gzip bombs)",
   },
   {
     family: "gate",

@@ -67,7 +67,44 @@ export function closeIfUnread(req: http.IncomingMessage, headers: Record<string,
   return declaresBody(nodeHeaderReader(req.headers)) && !req.complete ? { ...headers, connection: "close" } : headers;
 }
 
-export function sendRefusal(res: http.ServerResponse, refusal: Refusal): void {
+const LINGER_MS = 1_000;
+const lingering = new WeakSet<object>();
+
+/**
+ * Makes node's close of this connection — after an answer with `Connection: close` — a lingering one: the
+ * answer goes out followed by a FIN, whatever the client is still sending is read and dropped for a moment,
+ * then the socket is destroyed. Destroying it at once, with the client's bytes still unread, makes the kernel
+ * answer with a reset, and the client often loses the 413 it was about to read.
+ */
+export function lingerOnClose(req: http.IncomingMessage): void {
+  const socket = req.socket as http.IncomingMessage["socket"] & { destroySoon?: () => void };
+  if (!socket || lingering.has(socket)) return;
+  lingering.add(socket);
+  let closing = false;
+  // node's http server calls destroySoon() once an answer marked `Connection: close` is written
+  socket.destroySoon = () => {
+    if (closing) return;
+    closing = true;
+    req.removeAllListeners("data");
+    req.removeAllListeners("readable"); // resume() does nothing while a 'readable' listener is attached
+    req.resume();
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once("close", () => clearTimeout(timer));
+  };
+}
+
+/** Closes (lingering) a connection whose request body is still arriving after its answer went out. */
+export function closeAfterAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
+  lingerOnClose(req);
+  res.once("finish", () => {
+    if (!req.complete) (req.socket as { destroySoon?: () => void }).destroySoon?.();
+  });
+}
+
+export function sendRefusal(req: http.IncomingMessage, res: http.ServerResponse, refusal: Refusal): void {
+  lingerOnClose(req);
   const bytes = typeof refusal.body === "string" ? Buffer.from(refusal.body) : refusal.body;
   res.writeHead(refusal.status, { ...refusal.headers, "content-length": String(bytes.byteLength) });
   res.end(bytes);
@@ -89,7 +126,7 @@ export function declaredRefusal(req: http.IncomingMessage, url: URL): Refusal | 
 export function checkContinue(listener: http.RequestListener, fallbackHost = "127.0.0.1"): http.RequestListener {
   return (req, res) => {
     const refusal = declaredRefusal(req, requestUrl(req, fallbackHost));
-    if (refusal) return sendRefusal(res, refusal);
+    if (refusal) return sendRefusal(req, res, refusal);
     res.writeContinue();
     listener(req, res);
   };

@@ -8,7 +8,7 @@ import http from "node:http";
 import type { StoreHandler } from "@/server/store/http/exchange";
 import { nodeListener } from "@/server/store/http/node-server";
 import { declaresBody } from "./body-limits";
-import { checkContinue, declaredRefusal, nodeHeaderReader, requestUrl, sendRefusal } from "./node-body";
+import { checkContinue, closeAfterAnswer, declaredRefusal, nodeHeaderReader, requestUrl, sendRefusal } from "./node-body";
 
 export const STORE_PATH = /^\/v1\/(agl\/|traces\/?(\?|$)|metrics\/?(\?|$)|logs\/?(\?|$)|development\/profiles\/?(\?|$))/;
 
@@ -18,12 +18,8 @@ export function lightgateListener(handleStore: http.RequestListener, handleNext:
   return (req, res) => {
     if (STORE_PATH.test(req.url ?? "")) return handleStore(req, res);
     const refusal = declaredRefusal(req, requestUrl(req, fallbackHost));
-    if (refusal) return sendRefusal(res, refusal);
-    if (declaresBody(nodeHeaderReader(req.headers))) {
-      res.once("finish", () => {
-        if (!req.complete) req.socket.destroy();
-      });
-    }
+    if (refusal) return sendRefusal(req, res, refusal);
+    if (declaresBody(nodeHeaderReader(req.headers))) closeAfterAnswer(req, res);
     void handleNext(req, res);
   };
 }

@@ -3,7 +3,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { bodyLimitFor, bodyTicket } from "@/server/http/body-limits";
-import { checkContinue, closeIfUnread, declaredRefusal, nodeHeaderReader, readNodeBody, requestUrl, sendRefusal } from "@/server/http/node-body";
+import { checkContinue, closeIfUnread, declaredRefusal, lingerOnClose, nodeHeaderReader, readNodeBody, requestUrl, sendRefusal } from "@/server/http/node-body";
 import type { StoreHandler, StoreResponse } from "./exchange";
 import { json } from "./io";
 
@@ -13,6 +13,7 @@ export type ServedHandler = { url: string; server: http.Server; close(): Promise
 async function send(req: http.IncomingMessage, res: http.ServerResponse, response: StoreResponse): Promise<void> {
   const body = response.body;
   const headers = closeIfUnread(req, response.headers);
+  if (headers.connection === "close") lingerOnClose(req);
   if (body === null || typeof body === "string" || body instanceof Uint8Array) {
     const bytes = body === null ? EMPTY : typeof body === "string" ? Buffer.from(body) : body;
     res.writeHead(response.status, { ...headers, "content-length": String(bytes.byteLength) });
@@ -52,7 +53,7 @@ export function nodeListener(handle: StoreHandler, fallbackHost = "127.0.0.1"): 
     };
     const url = requestUrl(req, fallbackHost);
     const refusal = declaredRefusal(req, url);
-    if (refusal) return sendRefusal(res, refusal);
+    if (refusal) return sendRefusal(req, res, refusal);
     const method = req.method ?? "GET";
     const limit = bodyLimitFor(url.pathname, method);
     const ticket = bodyTicket(limit);

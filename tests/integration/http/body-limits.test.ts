@@ -48,12 +48,12 @@ const FAMILIES: Family[] = [
   },
   { name: "pointers", path: "/v1/pointers/support-desk/approved-default", method: "GET", limit: 0, headers: () => ({ authorization: `Bearer ${keys.runner}` }), message: (r) => json(r).message as string },
   { name: "receipts", path: "/v1/receipts/cand-1", method: "GET", limit: 0, headers: () => ({ authorization: `Bearer ${keys.runner}` }), message: (r) => json(r).message as string },
-  { name: "store REST", path: "/v1/agl/queues/rollouts/enqueue", method: "POST", limit: 32 * MiB, headers: () => ({ "content-type": "application/json", authorization: `Bearer ${keys.algorithm}` }), message: (r) => json(r).detail as string },
+  { name: "store REST", path: "/v1/agl/queues/rollouts/enqueue", method: "POST", limit: 16 * MiB, headers: () => ({ "content-type": "application/json", authorization: `Bearer ${keys.algorithm}` }), message: (r) => json(r).detail as string },
   {
     name: "OTLP",
     path: "/v1/traces",
     method: "POST",
-    limit: 32 * MiB,
+    limit: 16 * MiB,
     headers: () => ({ "content-type": "application/x-protobuf", authorization: `Bearer ${keys.runner}` }),
     message: (r) => {
       expect(r.headers["content-type"]).toBe("application/x-protobuf");
@@ -161,14 +161,14 @@ for (const server of ["route handlers", "production server"] as const) {
     it("store: bodies in flight at once are bounded too — past the family's budget, 503 with Retry-After", { timeout: 60_000 }, async () => {
       const { bodyBytesInFlight } = await import("@/server/http/body-limits");
       const headers = { "content-type": "application/json", authorization: `Bearer ${keys.algorithm}` };
-      const held = [heldUpload(servers[server], "/v1/agl/rollouts", headers, 18 * MiB), heldUpload(servers[server], "/v1/agl/rollouts", headers, 18 * MiB)];
+      const held = [heldUpload(servers[server], "/v1/agl/rollouts", headers, 10 * MiB), heldUpload(servers[server], "/v1/agl/rollouts", headers, 10 * MiB)];
       await Promise.all(held.map((h) => h.sentAll));
-      for (let i = 0; i < 200 && bodyBytesInFlight("store") < 34 * MiB; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 200 && bodyBytesInFlight("store") < 20 * MiB; i++) await new Promise((r) => setTimeout(r, 20));
       const before = await rowCounts(db);
       const res = await sendBigBody(servers[server], "/v1/agl/queues/rollouts/enqueue", { headers, total: 8 * MiB, mode: "chunked" });
       expect(res.status).toBe(503);
       expect(res.headers["retry-after"]).toBe("1");
-      expect(json(res).detail).toMatch(/too many bodies for the store API \(\/v1\/agl\) at once \(40 MiB in flight\)/);
+      expect(json(res).detail).toMatch(/too many bodies for the store API \(\/v1\/agl\) at once \(24 MiB in flight\)/);
       for (const h of held) h.abort();
       await budgetsReturnToZero();
       expect(await rowCounts(db)).toEqual(before);
@@ -178,10 +178,10 @@ for (const server of ["route handlers", "production server"] as const) {
 
     it("OTLP: a gzip bomb is refused after decompression (413 naming the limit), nothing is written", { timeout: 60_000 }, async () => {
       const before = await rowCounts(db);
-      const bomb = gzipSync(Buffer.alloc(40 * MiB), { level: 9 });
+      const bomb = gzipSync(Buffer.alloc(40 * MiB), { level: 9 }); // ~40 KB
       const res = await fetch(`${servers[server]}/v1/traces`, { method: "POST", headers: { "content-type": "application/json", "content-encoding": "gzip", authorization: `Bearer ${keys.runner}` }, body: bomb });
       expect(res.status).toBe(413);
-      expect(((await res.json()) as { message: string }).message).toMatch(/decompressed request body is larger than the 32 MiB/);
+      expect(((await res.json()) as { message: string }).message).toMatch(/decompressed request body is larger than the 16 MiB/);
       expect(await rowCounts(db)).toEqual(before);
     });
 

@@ -8,7 +8,7 @@ describe("body limits table", () => {
   it("gives each route family its limit", () => {
     expect(bodyLimitFor("/api/auth/sign-in/email", "POST")).toMatchObject({ family: "auth", bytes: 8 * 1024 });
     expect(bodyLimitFor("/api/trpc/feedback.submit,people.create", "POST")).toMatchObject({ family: "trpc", bytes: 1024 * 1024 });
-    expect(bodyLimitFor("/v1/agl/queues/rollouts/enqueue", "POST")).toMatchObject({ family: "store", bytes: 32 * 1024 * 1024 });
+    expect(bodyLimitFor("/v1/agl/queues/rollouts/enqueue", "POST")).toMatchObject({ family: "store", bytes: 16 * 1024 * 1024 });
     expect(bodyLimitFor("/v1/traces", "POST")).toMatchObject({ family: "otlp", format: "otlp" });
     expect(bodyLimitFor("/v1/pointers/a/approved-default", "POST")).toMatchObject({ family: "gate", bytes: 0 });
     expect(bodyLimitFor("/rollouts", "POST")).toEqual(DEFAULT_BODY_LIMIT);
