@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { DEFAULT_BODY_LIMIT } from "./server/http/body-limits";
 
 const config: NextConfig = {
   // Native and WASM-backed database drivers must stay outside the bundle.
@@ -14,6 +15,13 @@ const config: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   typedRoutes: false,
+  experimental: {
+    // Next buffers a page request's body for the proxy (proxy.ts) up to this size (default 10 MB), and a
+    // server action's up to bodySizeLimit; no page reads a body, so both get the pages' limit from the
+    // one table (server/http/body-limits.ts).
+    proxyClientMaxBodySize: DEFAULT_BODY_LIMIT.bytes,
+    serverActions: { bodySizeLimit: DEFAULT_BODY_LIMIT.bytes },
+  },
 };
 
 export default config;

@@ -12,6 +12,7 @@ import { getAuth } from "@/server/auth/better-auth";
 import { publicOrigin } from "@/server/auth/origin";
 import type { Database } from "@/server/db/client";
 import { handlePublicKeyRequest, servePointerPath, serveReceiptPath } from "@/server/receipts/http";
+import { STORE_PATH } from "@/server/http/server-listener";
 import { handleTrpcRequest } from "@/server/trpc-http";
 import { createStore, type LightningStore } from "@/server/store";
 import { createStoreHandler } from "@/server/store/http/handler";
@@ -25,8 +26,6 @@ export type MatrixServer = { url: string; close(): Promise<void> };
 /** Marks the answer for a path this server does not mount. */
 export const UNMOUNTED = "x-matrix-unmounted";
 
-// The paths scripts/serve.ts sends past Next.js to the store's handler (route-inventory.test.ts compares).
-export const STORE_PATH = /^\/v1\/(agl\/|traces\/?(\?|$)|metrics\/?(\?|$)|logs\/?(\?|$)|development\/profiles\/?(\?|$))/;
 
 /** What identifying a caller reads: API keys, sessions (and the key that signs them), people and their roles. */
 const IDENTITY_MODELS = new Set(["apiKey", "authSession", "user", "roleAssignment", "systemSetting"]);

@@ -1,9 +1,8 @@
 // Liveness for load balancers and the e2e harness: answers once the server can reach its database.
 import { getDatabase } from "@/server/db/client";
+import { withBodyLimit } from "@/server/http/web-body";
 import { healthResponse } from "@/server/system/health";
 
 export const dynamic = "force-dynamic";
 
-export function GET() {
-  return healthResponse(getDatabase);
-}
+export const GET = withBodyLimit("gate", () => healthResponse(getDatabase));

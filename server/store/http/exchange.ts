@@ -1,8 +1,12 @@
-// The store's own request and response: plain data, so the node:http fast path (node-server.ts) hands a
-// buffered body straight to the routes and writes their answer straight to the socket. Building a web
-// Request and Response per call cost more CPU than the store work on small bodies. Next.js route
-// handlers and tests speak web Request/Response through `toWebHandler`.
-import { API_HEADERS, HttpError, MAX_BODY_BYTES, readBody, type StoreBody, type StoreResponse } from "./io";
+// The store's own request and response: plain data, so the node:http fast path (node-server.ts) hands the
+// request straight to the routes and writes their answer straight to the socket. Building a web Request
+// and Response per call cost more CPU than the store work on small bodies. Next.js route handlers and
+// tests speak web Request/Response through `toWebHandler`.
+import { gunzipSync } from "node:zlib";
+import { bodyLimitFor, bodyTicket, declaredTooLarge, declaresBody } from "@/server/http/body-limits";
+import { bodyRefusalResponse } from "@/server/http/refusals";
+import { readWebBody } from "@/server/http/web-body";
+import type { StoreBody, StoreResponse } from "./io";
 
 export type HeaderReader = { get(name: string): string | null };
 
@@ -10,23 +14,19 @@ export type StoreRequest = {
   method: string;
   url: URL;
   headers: HeaderReader;
-  /** The whole body (already bounded by MAX_BODY_BYTES); null when the request has none. */
-  body: Uint8Array | null;
+  /**
+   * The whole body, read when first asked for — after the caller's key was checked, so nobody without
+   * one gets a byte buffered — and held to the route family's limit (server/http/body-limits.ts): rejects
+   * with BodyTooLargeError over it. Null when the request has none (GET).
+   */
+  body(): Promise<Uint8Array | null>;
+  /** Counts more bytes this request holds (an inflated body) against its family's in-flight budget; false when spent. */
+  hold(bytes: number): boolean;
 };
 
 // The response shape lives with the helpers that build it (io.ts), so io.ts needs nothing from here.
 export type { StoreBody, StoreResponse } from "./io";
 export type StoreHandler = (request: StoreRequest) => Promise<StoreResponse>;
-
-/** node:http's header object (lower-case keys; repeated headers as arrays) as a HeaderReader. */
-export function nodeHeaders(headers: Record<string, string | string[] | undefined>): HeaderReader {
-  return {
-    get(name) {
-      const v = headers[name.toLowerCase()];
-      return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
-    },
-  };
-}
 
 function webBody(body: StoreBody): BodyInit | null {
   if (body === null || typeof body === "string" || body instanceof Uint8Array) return body as BodyInit | null;
@@ -48,16 +48,30 @@ function webBody(body: StoreBody): BodyInit | null {
 /** The store handler as a web-standard one (Next.js route handlers, tests). */
 export function toWebHandler(handle: StoreHandler): (request: Request) => Promise<Response> {
   return async (request) => {
-    let body: Uint8Array | null = null;
-    if (request.body) {
-      try {
-        body = await readBody(request, MAX_BODY_BYTES);
-      } catch (e) {
-        if (!(e instanceof HttpError)) throw e;
-        return new Response(JSON.stringify({ detail: e.detail }), { status: e.status, headers: API_HEADERS });
-      }
+    const url = new URL(request.url);
+    const limit = bodyLimitFor(url.pathname, request.method);
+    const declared = declaredTooLarge(request.headers, request.method, limit);
+    if (declared) return bodyRefusalResponse(limit, request, declared);
+    let read: Promise<Uint8Array | null> | undefined;
+    let complete = !declaresBody(request.headers);
+    const ticket = bodyTicket(limit);
+    const body = () =>
+      (read ??= request.method === "GET" || request.method === "HEAD" || !request.body ? Promise.resolve(null) : readWebBody(request, limit, ticket).then((b) => ((complete = true), b)));
+    let res: StoreResponse;
+    try {
+      res = await handle({ method: request.method, url, headers: request.headers, body, hold: (n) => ticket.take(n) });
+    } finally {
+      ticket.release();
     }
-    const res = await handle({ method: request.method, url: new URL(request.url), headers: request.headers, body });
-    return new Response(webBody(res.body), { status: res.status, headers: res.headers });
+    // Answered without reading all of a body the client sends (refused, or never needed): close, so the
+    // client cannot keep streaming it into this connection.
+    const headers = complete ? res.headers : { ...res.headers, connection: "close" };
+    // Next.js drops Content-Encoding from route handlers' answers, so a gzipped one (OTLP, when the client
+    // accepts gzip) would arrive undecodable: the web form answers uncompressed.
+    if (headers["content-encoding"] === "gzip" && res.body instanceof Uint8Array) {
+      const { "content-encoding": _gzip, ...plain } = headers;
+      return new Response(new Uint8Array(gunzipSync(res.body)), { status: res.status, headers: plain });
+    }
+    return new Response(webBody(res.body), { status: res.status, headers });
   };
 }

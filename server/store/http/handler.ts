@@ -4,11 +4,13 @@
 // not take.
 import { BAD_PERCENT_ENCODING, decodePathSegments } from "@/lib/http/path-segments";
 import type { Db } from "@/server/db/client";
+import { BodyAbortedError, BodyTooLargeError, ServerBusyError } from "@/server/http/body-limits";
 import { StoreInputError, StoreNotFoundError } from "../errors";
 import type { LightningStore } from "../index";
 import { authorize, type Access } from "./auth";
 import { toWebHandler, type StoreHandler, type StoreRequest, type StoreResponse } from "./exchange";
 import { detail, HttpError, json, readJson } from "./io";
+import { otlpRefusal } from "../otlp/status";
 import { handleOtlpTraces } from "./otlp";
 import { ROUTES, type Route } from "./routes";
 
@@ -48,12 +50,32 @@ function match(segments: string[], method: string): { route: Route; params: stri
   return otherMethod ? "method" : null;
 }
 
+/** 503s say when to come back (the Python client and OTLP exporters retry them). */
+const withRetryAfter = (r: StoreResponse): StoreResponse => ({ ...r, headers: { ...r.headers, "retry-after": "1" } });
+
 function errorResponse(e: unknown): StoreResponse {
   if (e instanceof HttpError) return json({ detail: e.detail }, e.status);
+  if (e instanceof BodyTooLargeError || e instanceof BodyAbortedError) return detail(e.status, e.message);
+  if (e instanceof ServerBusyError) return withRetryAfter(detail(503, e.message));
   if (e instanceof StoreNotFoundError) return detail(404, e.message);
   if (e instanceof StoreInputError) return detail(400, e.message);
   console.error("store: unexpected error", e);
   return json({ detail: "Internal server error", error_type: (e as Error)?.name ?? "Error" }, 500);
+}
+
+/** OTLP traces: every refusal, the key check's 401/403 included, is a Status in the request's encoding. */
+/** An OTLP signal route: refusals answer in the request's encoding (protobuf Status or JSON). */
+async function otlpSignal(request: StoreRequest, opts: StoreHttpOptions, path: string, signal: { access: Access; stored: boolean }): Promise<StoreResponse> {
+  // The reference answers 501 to anyone for the signals it does not store; the body is never read.
+  if (!signal.stored) return otlpRefusal(request, 501, `${path}: Lightgate stores traces only; send spans to /v1/traces`);
+  if (request.method !== "POST") return otlpRefusal(request, 405, "Method Not Allowed: OTLP traces are POSTed");
+  try {
+    await authorize(request, signal.access, opts.db, opts.allowAnonymous);
+  } catch (e) {
+    if (e instanceof HttpError) return otlpRefusal(request, e.status, e.message);
+    throw e;
+  }
+  return handleOtlpTraces(request, opts.store);
 }
 
 /** The store API over StoreRequest/StoreResponse (the node:http fast path serves this directly). */
@@ -63,12 +85,7 @@ export function createStoreHandler(opts: StoreHttpOptions): StoreHandler {
       const url = request.url;
       const path = url.pathname.replace(/\/+$/, "");
       const signal = OTLP_SIGNALS.get(path);
-      if (signal) {
-        if (signal.stored && request.method !== "POST") return detail(405, "Method Not Allowed");
-        await authorize(request, signal.access, opts.db, opts.allowAnonymous);
-        if (!signal.stored) return { status: 501, headers: {}, body: null };
-        return await handleOtlpTraces(request, opts.store);
-      }
+      if (signal) return await otlpSignal(request, opts, path, signal);
       if (!path.startsWith("/v1/agl/")) return detail(404, "Not Found");
       const segments = decodePathSegments(path.slice("/v1/agl".length));
       if (segments === null) return detail(400, BAD_PERCENT_ENCODING);
@@ -77,7 +94,7 @@ export function createStoreHandler(opts: StoreHttpOptions): StoreHandler {
       if (found === null) return detail(404, "Not Found");
       if (found === "method") return detail(405, "Method Not Allowed");
       await authorize(request, found.route.access, opts.db, opts.allowAnonymous);
-      return await found.route.handle({ store: opts.store, params: found.params, url, body: () => readJson(request.body) });
+      return await found.route.handle({ store: opts.store, params: found.params, url, body: async () => readJson(await request.body()) });
     } catch (e) {
       return errorResponse(e);
     }

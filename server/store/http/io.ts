@@ -1,5 +1,5 @@
-// HTTP plumbing for /v1/agl: bounded body reading, JSON with a nesting limit, query strings, and the
-// reference's error shapes (`{"detail": …}`; validation failures as FastAPI's 422 list naming the field).
+// HTTP plumbing for /v1/agl: JSON with a nesting limit, query strings, and the reference's error shapes
+// (body sizes are server/http/body-limits.ts's) (`{"detail": …}`; validation failures as FastAPI's 422 list naming the field).
 import type { z } from "zod";
 import { INT_PARAMS, LIST_PARAMS } from "./schemas";
 import { dictionary } from "@/lib/own";
@@ -12,7 +12,6 @@ export type StoreBody = Uint8Array | string | (Uint8Array | string)[] | AsyncIte
 /** What a store route answers (see exchange.ts for the request and the handler). */
 export type StoreResponse = { status: number; headers: Record<string, string>; body: StoreBody };
 
-export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 export const MAX_JSON_DEPTH = 64;
 
 /** A refusal that becomes an HTTP response as it is. */
@@ -42,40 +41,6 @@ export function jsonText(body: StoreBody, status = 200): StoreResponse {
 
 export function detail(status: number, message: string): StoreResponse {
   return json({ detail: message }, status);
-}
-
-/** Reads the body, refusing more than `max` bytes (413) before buffering it all. */
-export async function readBody(request: Request, max = MAX_BODY_BYTES): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("content-length") ?? NaN);
-  if (declared > max) throw new HttpError(413, `body is larger than ${max} bytes`);
-  if (!request.body) return new Uint8Array();
-  // A declared length within bounds: read in one go (the common case, and the fastest path).
-  if (Number.isFinite(declared)) {
-    const bytes = new Uint8Array(await request.arrayBuffer());
-    if (bytes.byteLength > max) throw new HttpError(413, `body is larger than ${max} bytes`);
-    return bytes;
-  }
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      throw new HttpError(413, `body is larger than ${max} bytes`);
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });

@@ -1,57 +1,63 @@
 // POST /v1/traces: OTLP/HTTP export. Protobuf (what the Python runner and the LLM proxy send) or OTLP/JSON,
 // optionally gzip-compressed. Success is an empty ExportTraceServiceResponse; refusals are 4xx with a
-// google.rpc.Status body (JSON for JSON requests) whose message names the problem.
-import { gunzipSync, gzipSync } from "node:zlib";
+// google.rpc.Status body in the request's encoding (otlp/status.ts) whose message names the problem.
+import { gunzipSync } from "node:zlib";
 import { ZodError } from "zod";
-import { decodeJson, decodeProtobuf, encodeEmptyResponse, encodeStatus, type OtlpResourceSpans } from "../otlp/decode";
+import { BodyAbortedError, BodyTooLargeError, bodyLimitOf, ServerBusyError } from "@/server/http/body-limits";
+import { decodeJson, decodeProtobuf, encodeEmptyResponse, type OtlpResourceSpans } from "../otlp/decode";
 import { mapOtlp } from "../otlp/map";
+import { mediaType, OTLP_JSON, OTLP_PROTOBUF, otlpRefusal, otlpReply } from "../otlp/status";
 import { StoreNotFoundError } from "../errors";
 import type { LightningStore } from "../index";
 import type { StoreRequest, StoreResponse } from "./exchange";
 import { checkDepth } from "./io";
 
-const PROTOBUF = "application/x-protobuf";
-const JSON_CT = "application/json";
-const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
+/** The inflated body is held to the same limit as a plain one, so a small gzip bomb buys nothing. */
+const OTLP_LIMIT = bodyLimitOf("otlp");
 
-function acceptsGzip(request: StoreRequest): boolean {
-  return (request.headers.get("accept-encoding") ?? "").split(",").some((t) => t.split(";")[0]!.trim().toLowerCase() === "gzip");
-}
-
-function reply(request: StoreRequest, status: number, contentType: string, body: Uint8Array | string): StoreResponse {
-  let bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
-  const headers: Record<string, string> = { "content-type": contentType, "cache-control": "no-store, no-transform" };
-  if (acceptsGzip(request) && bytes.byteLength > 0) {
-    bytes = new Uint8Array(gzipSync(bytes));
-    headers["content-encoding"] = "gzip";
+function inflate(raw: Uint8Array, method: string): Uint8Array {
+  try {
+    return gunzipSync(raw, { maxOutputLength: OTLP_LIMIT.bytes });
+  } catch (e) {
+    if ((e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw new BodyTooLargeError(OTLP_LIMIT, method, "decompressed request body");
+    throw e;
   }
-  return { status, headers, body: bytes };
-}
-
-function refuse(request: StoreRequest, status: number, contentType: string, message: string): StoreResponse {
-  return contentType === JSON_CT ? reply(request, status, JSON_CT, JSON.stringify({ code: 3, message })) : reply(request, status, PROTOBUF, encodeStatus(message));
 }
 
 export async function handleOtlpTraces(request: StoreRequest, store: LightningStore): Promise<StoreResponse> {
-  const contentType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (contentType !== PROTOBUF && contentType !== JSON_CT) {
-    return refuse(request, 400, PROTOBUF, `Unsupported Content-Type '${contentType}', expected '${PROTOBUF}' or '${JSON_CT}'`);
+  const contentType = mediaType(request.headers);
+  if (contentType !== OTLP_PROTOBUF && contentType !== OTLP_JSON) {
+    return otlpRefusal(request, 400, `Unsupported Content-Type '${contentType}', expected '${OTLP_PROTOBUF}' or '${OTLP_JSON}'`);
   }
-  let raw: Uint8Array = request.body ?? new Uint8Array();
   const encoding = (request.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
-  if (encoding === "gzip") {
-    try {
-      raw = gunzipSync(raw, { maxOutputLength: MAX_INFLATED_BYTES });
-    } catch (e) {
-      return refuse(request, 400, contentType, `body is not valid gzip: ${(e as Error).message}`);
+  if (encoding !== "gzip" && encoding !== "identity" && encoding !== "") {
+    return otlpRefusal(request, 415, `Unsupported Content-Encoding '${encoding}', expected gzip or none`);
+  }
+  let raw: Uint8Array;
+  try {
+    raw = (await request.body()) ?? new Uint8Array();
+    if (encoding === "gzip") {
+      try {
+        raw = inflate(raw, request.method);
+      } catch (e) {
+        if (e instanceof BodyTooLargeError) throw e;
+        return otlpRefusal(request, 400, `body is not valid gzip: ${(e as Error).message}`);
+      }
+      // The inflated copy is held while the spans are stored: it counts against the budget too.
+      if (!request.hold(raw.byteLength)) throw new ServerBusyError(OTLP_LIMIT);
     }
-  } else if (encoding !== "identity" && encoding !== "") {
-    return refuse(request, 415, contentType, `Unsupported Content-Encoding '${encoding}', expected gzip or none`);
+  } catch (e) {
+    if (e instanceof BodyTooLargeError || e instanceof BodyAbortedError) return otlpRefusal(request, e.status, e.message);
+    if (e instanceof ServerBusyError) {
+      const busy = otlpRefusal(request, 503, e.message);
+      return { ...busy, headers: { ...busy.headers, "retry-after": "1" } };
+    }
+    throw e;
   }
 
   let batch: OtlpResourceSpans[];
   try {
-    if (contentType === PROTOBUF) batch = raw.byteLength ? decodeProtobuf(raw) : [];
+    if (contentType === OTLP_PROTOBUF) batch = raw.byteLength ? decodeProtobuf(raw) : [];
     else {
       const text = new TextDecoder("utf-8", { fatal: true }).decode(raw);
       const value: unknown = text.trim() ? JSON.parse(text) : {};
@@ -60,15 +66,15 @@ export async function handleOtlpTraces(request: StoreRequest, store: LightningSt
     }
   } catch (e) {
     const what = e instanceof ZodError ? e.issues.slice(0, 5).map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") : (e as Error).message;
-    return refuse(request, 400, contentType, `Unable to parse OTLP traces payload: ${what}`);
+    return otlpRefusal(request, 400, `Unable to parse OTLP traces payload: ${what}`);
   }
 
   const { spans } = mapOtlp(batch);
   try {
     await store.addSpans(spans);
   } catch (e) {
-    if (e instanceof StoreNotFoundError) return refuse(request, 404, contentType, e.message);
+    if (e instanceof StoreNotFoundError) return otlpRefusal(request, 404, e.message);
     throw e;
   }
-  return contentType === PROTOBUF ? reply(request, 200, PROTOBUF, encodeEmptyResponse()) : reply(request, 200, JSON_CT, "{}");
+  return contentType === OTLP_PROTOBUF ? otlpReply(request, 200, OTLP_PROTOBUF, encodeEmptyResponse()) : otlpReply(request, 200, OTLP_JSON, "{}");
 }

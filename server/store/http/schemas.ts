@@ -8,7 +8,15 @@ const noNul = (s: string) => !s.includes("\u0000");
 export const idString = z.string().min(1, "must not be empty").max(512, "must be at most 512 characters").refine(noNul, "must not contain NUL characters");
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`).refine(noNul, "must not contain NUL characters");
 const INT32_MAX = 2 ** 31 - 1;
-const seconds = z.number().min(0, "must be ≥ 0").nullable().optional();
+// Numbers are bounded to what they mean (zod already refuses NaN, ±Infinity — JSON's 1e400 — and unsafe
+// integers); a refusal is the 422 naming the field. The reference takes any float here, but its clients
+// send small durations and `time.time()`, which these bounds keep.
+/** A duration: 0 up to ~31 years (null, not a huge number, means "no limit"). */
+const MAX_SECONDS = 1e9;
+const seconds = z.number().min(0, "must be ≥ 0").max(MAX_SECONDS, `must be ≤ ${MAX_SECONDS} seconds; use null for no limit`).nullable().optional();
+/** A point in time as epoch seconds, up to the year 9999: refuses negatives and milli/nanosecond stamps. */
+const MAX_EPOCH_SECONDS = 253_402_300_799;
+const epochSeconds = z.number().min(0, "must be ≥ 0 (epoch seconds)").max(MAX_EPOCH_SECONDS, `must be epoch seconds (≤ ${MAX_EPOCH_SECONDS}, the year 9999), not milli- or nanoseconds`);
 const jsonObject = z.record(z.string(), z.unknown());
 
 export const rolloutMode = z.enum(ROLLOUT_MODES);
@@ -38,7 +46,10 @@ const rolloutFields = {
 export const enqueueRequest = requireInput(z.object(rolloutFields));
 export const enqueueBody = z.object({ rollouts: z.array(enqueueRequest).max(10_000, "at most 10,000 rollouts per request") });
 export const startRolloutBody = requireInput(z.object({ ...rolloutFields, worker_id: idString.nullable().optional() }));
-export const dequeueBody = z.object({ limit: z.number().int("must be an integer").max(10_000).optional(), worker_id: idString.nullable().optional() });
+export const dequeueBody = z.object({
+  limit: z.number().int("must be an integer").min(0, "must be ≥ 0 (0 dequeues nothing)").max(10_000, "must be ≤ 10000").optional(),
+  worker_id: idString.nullable().optional(),
+});
 export const startAttemptBody = z.object({ worker_id: idString.nullable().optional() });
 
 /** Keys that may be null in update_rollout (null clears them); status and config may not (400). */
@@ -54,12 +65,12 @@ export const updateRolloutBody = z.object({
 export const updateAttemptBody = z.object({
   status: attemptStatus.nullable().optional(),
   worker_id: z.string().max(512).refine(noNul, "must not contain NUL characters").nullable().optional(),
-  last_heartbeat_time: z.number().nullable().optional(),
+  last_heartbeat_time: epochSeconds.nullable().optional(),
   metadata: jsonObject.nullable().optional(),
 });
 
 export const updateWorkerBody = z.object({ heartbeat_stats: jsonObject.nullable().optional() });
-export const waitBody = z.object({ rollout_ids: z.array(idString).max(100_000), timeout: z.number().min(0, "must be ≥ 0").nullable().optional() });
+export const waitBody = z.object({ rollout_ids: z.array(idString).max(100_000), timeout: seconds });
 export const nextSequenceBody = z.object({ rollout_id: idString, attempt_id: idString });
 
 const spanContext = z.looseObject({ trace_id: text(256), span_id: text(256), is_remote: z.boolean().optional(), trace_state: z.record(z.string(), z.unknown()).optional() });
@@ -75,10 +86,10 @@ export const spanBody = z.looseObject({
   name: text(4096),
   status: z.looseObject({ status_code: z.enum(["UNSET", "OK", "ERROR"]), description: z.string().nullable().optional() }).default({ status_code: "UNSET", description: null }),
   attributes: jsonObject.default({}),
-  events: z.array(z.looseObject({ name: z.string(), attributes: jsonObject.default({}), timestamp: z.number().nullable().optional() })).default([]),
+  events: z.array(z.looseObject({ name: z.string(), attributes: jsonObject.default({}), timestamp: epochSeconds.nullable().optional() })).default([]),
   links: z.array(z.looseObject({ context: spanContext, attributes: jsonObject.nullable().optional() })).default([]),
-  start_time: z.number().nullable().default(null),
-  end_time: z.number().nullable().default(null),
+  start_time: epochSeconds.nullable().default(null),
+  end_time: epochSeconds.nullable().default(null),
   context: spanContext.nullable().default(null),
   parent: spanContext.nullable().default(null),
   resource: z.looseObject({ attributes: jsonObject.default({}), schema_url: z.string().default("") }).default({ attributes: {}, schema_url: "" }),
@@ -96,6 +107,7 @@ const promptTemplate = z.object({ resource_type: z.literal("prompt_template"), t
 export const namedResources = z.record(text(512), z.discriminatedUnion("resource_type", [llm, proxyLlm, promptTemplate]));
 
 // ── Queries (GET query strings or POST …/search bodies) ──
+// -1 (no limit) or ≥ 1, and offsets ≥ 0, are the reference's own 400s (query.ts `checkPage`).
 const limit = z.number().int("must be an integer").optional();
 const offset = z.number().int("must be an integer").optional();
 const sortOrder = z.enum(["asc", "desc"]).optional();

@@ -1,11 +1,11 @@
 // GET /v1/receipts/<candidateId>: DSSE-signed in-toto statement of the candidate's receipt. The id is read
 // from the request's URL by the handler (decoded once, 400 for a bad encoding).
 import { getDatabase } from "@/server/db/client";
+import { withBodyLimit } from "@/server/http/web-body";
 import { serveReceiptPath } from "@/server/receipts/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-export async function GET(request: Request) {
-  return serveReceiptPath(await getDatabase(), request);
-}
+// GET only: any body is refused (server/http/body-limits.ts).
+export const GET = withBodyLimit("gate", async (request: Request) => serveReceiptPath(await getDatabase(), request));

@@ -1,10 +1,10 @@
 // GET /v1/receipts/public-key: the Ed25519 public key (PEM) that verifies exported receipts.
 import { getDatabase } from "@/server/db/client";
+import { withBodyLimit } from "@/server/http/web-body";
 import { handlePublicKeyRequest } from "@/server/receipts/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-export async function GET(request: Request) {
-  return handlePublicKeyRequest(await getDatabase(), request);
-}
+// GET only: any body is refused (server/http/body-limits.ts).
+export const GET = withBodyLimit("gate", async (request: Request) => handlePublicKeyRequest(await getDatabase(), request));

@@ -2,11 +2,11 @@
 // The names are read from the request's URL by the handler (decoded once, 400 for a bad encoding), not from
 // Next.js's params, which may already be decoded.
 import { getDatabase } from "@/server/db/client";
+import { withBodyLimit } from "@/server/http/web-body";
 import { servePointerPath } from "@/server/receipts/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-export async function GET(request: Request) {
-  return servePointerPath(await getDatabase(), request);
-}
+// GET only: any body is refused (server/http/body-limits.ts).
+export const GET = withBodyLimit("gate", async (request: Request) => servePointerPath(await getDatabase(), request));

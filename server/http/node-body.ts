@@ -1,0 +1,133 @@
+// Body limits on node:http (the production server and the store's fast path): the declared length is
+// judged before a byte is read, a streamed body is counted as it arrives and reading stops at the limit,
+// and an answer given while the client is still sending says `Connection: close` — node then closes the
+// socket once the answer is out, so the client cannot go on streaming into the server.
+import type http from "node:http";
+import { BodyAbortedError, BodyTooLargeError, bodyLimitFor, declaredTooLarge, declaresBody, ServerBusyError, type BodyLimit, type BodyTicket } from "./body-limits";
+import { bodyRefusal, type Refusal } from "./refusals";
+
+type Headers = { get(name: string): string | null };
+
+export function nodeHeaderReader(headers: http.IncomingHttpHeaders): Headers {
+  return {
+    get(name) {
+      const v = headers[name.toLowerCase()];
+      return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+    },
+  };
+}
+
+/** The request's URL; a Host header that does not parse falls back to `fallbackHost`. */
+export function requestUrl(req: http.IncomingMessage, fallbackHost: string): URL {
+  try {
+    return new URL(req.url ?? "/", `http://${req.headers.host ?? fallbackHost}`);
+  } catch {
+    return new URL(req.url ?? "/", `http://${fallbackHost}`);
+  }
+}
+
+/**
+ * Buffers the body up to `limit.bytes`, taking its bytes from the family's in-flight budget through `ticket`
+ * (the caller gives them back when done with the body: when the response closes). Rejects with
+ * BodyTooLargeError at the limit, ServerBusyError when the budget is spent, and stops reading either way.
+ */
+export function readNodeBody(req: http.IncomingMessage, limit: BodyLimit, ticket: BodyTicket): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const method = req.method ?? "POST";
+    const declared = declaredTooLarge(nodeHeaderReader(req.headers), method, limit);
+    if (declared) return reject(declared);
+    // A declared length is reserved up front, so a busy server refuses before reading anything.
+    const length = Number(req.headers["content-length"] ?? NaN);
+    const reserved = Number.isFinite(length);
+    if (reserved && !ticket.take(length)) return reject(new ServerBusyError(limit));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (error: Error) => {
+      req.off("data", onData);
+      req.pause();
+      chunks.length = 0;
+      ticket.release();
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit.bytes) return stop(new BodyTooLargeError(limit, method));
+      if (!reserved && !ticket.take(chunk.length)) return stop(new ServerBusyError(limit));
+      chunks.push(chunk);
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    req.once("error", (e) => reject(new BodyAbortedError(e)));
+    req.once("close", () => reject(new BodyAbortedError())); // no-op once settled
+  });
+}
+
+/** `Connection: close` when the client has sent a body that was not (all) read: the rest is never read. */
+export function closeIfUnread(req: http.IncomingMessage, headers: Record<string, string>): Record<string, string> {
+  return declaresBody(nodeHeaderReader(req.headers)) && !req.complete ? { ...headers, connection: "close" } : headers;
+}
+
+const LINGER_MS = 1_000;
+const lingering = new WeakSet<object>();
+
+/**
+ * Makes node's close of this connection — after an answer with `Connection: close` — a lingering one: the
+ * answer goes out followed by a FIN, whatever the client is still sending is read and dropped for a moment,
+ * then the socket is destroyed. Destroying it at once, with the client's bytes still unread, makes the kernel
+ * answer with a reset, and the client often loses the 413 it was about to read.
+ */
+export function lingerOnClose(req: http.IncomingMessage): void {
+  const socket = req.socket as http.IncomingMessage["socket"] & { destroySoon?: () => void };
+  if (!socket || lingering.has(socket)) return;
+  lingering.add(socket);
+  let closing = false;
+  // node's http server calls destroySoon() once an answer marked `Connection: close` is written
+  socket.destroySoon = () => {
+    if (closing) return;
+    closing = true;
+    req.removeAllListeners("data");
+    req.removeAllListeners("readable"); // resume() does nothing while a 'readable' listener is attached
+    req.resume();
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once("close", () => clearTimeout(timer));
+  };
+}
+
+/** Closes (lingering) a connection whose request body is still arriving after its answer went out. */
+export function closeAfterAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
+  lingerOnClose(req);
+  res.once("finish", () => {
+    if (!req.complete) (req.socket as { destroySoon?: () => void }).destroySoon?.();
+  });
+}
+
+export function sendRefusal(req: http.IncomingMessage, res: http.ServerResponse, refusal: Refusal): void {
+  lingerOnClose(req);
+  const bytes = typeof refusal.body === "string" ? Buffer.from(refusal.body) : refusal.body;
+  res.writeHead(refusal.status, { ...refusal.headers, "content-length": String(bytes.byteLength) });
+  res.end(bytes);
+}
+
+/** The 413 for a declared length over the request's limit, or null (judged from the headers alone). */
+export function declaredRefusal(req: http.IncomingMessage, url: URL): Refusal | null {
+  const method = req.method ?? "GET";
+  const limit = bodyLimitFor(url.pathname, method);
+  const headers = nodeHeaderReader(req.headers);
+  const error = declaredTooLarge(headers, method, limit);
+  return error ? bodyRefusal(limit, { url, headers }, error) : null;
+}
+
+/**
+ * For `server.on("checkContinue", …)`: a client that sends `Expect: 100-continue` (curl does above 1 MB)
+ * learns about a declared length over the limit before it sends the body; otherwise it is told to go on.
+ */
+export function checkContinue(listener: http.RequestListener, fallbackHost = "127.0.0.1"): http.RequestListener {
+  return (req, res) => {
+    const refusal = declaredRefusal(req, requestUrl(req, fallbackHost));
+    if (refusal) return sendRefusal(req, res, refusal);
+    res.writeContinue();
+    listener(req, res);
+  };
+}

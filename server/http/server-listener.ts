@@ -1,0 +1,46 @@
+// The production server's request routing (scripts/serve.ts), framework-free so tests can start it without
+// a Next.js build: the store API (/v1/agl/*, /v1/traces and the OTLP signals it refuses) takes the fast
+// path straight to the store's handler; everything else — dashboard, tRPC, auth, pointers, receipts — goes
+// to Next.js. Before Next sees a request, a declared body over its route's limit (body-limits.ts) is
+// refused; a streamed one is counted by the route handler (web-body.ts); and whatever Next answers, a body
+// still arriving after the answer is never read — the connection is closed.
+import http from "node:http";
+import { stampClientAddress } from "@/server/auth/client-address";
+import type { StoreHandler } from "@/server/store/http/exchange";
+import { nodeListener } from "@/server/store/http/node-server";
+import { declaresBody } from "./body-limits";
+import { checkContinue, closeAfterAnswer, declaredRefusal, nodeHeaderReader, requestUrl, sendRefusal } from "./node-body";
+
+export const STORE_PATH = /^\/v1\/(agl\/|traces\/?(\?|$)|metrics\/?(\?|$)|logs\/?(\?|$)|development\/profiles\/?(\?|$))/;
+
+export type NextRequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => unknown;
+
+export type ListenerOptions = {
+  /** The host for URLs of requests that name none. */
+  fallbackHost?: string;
+  /** Proxy hops whose X-Forwarded-For entries are trusted for the client's address (default: LIGHTGATE_TRUSTED_PROXY_HOPS). */
+  proxyHops?: number;
+};
+
+export function lightgateListener(handleStore: http.RequestListener, handleNext: NextRequestHandler, opts: ListenerOptions = {}): http.RequestListener {
+  const fallbackHost = opts.fallbackHost ?? "127.0.0.1";
+  return (req, res) => {
+    if (STORE_PATH.test(req.url ?? "")) return handleStore(req, res);
+    const refusal = declaredRefusal(req, requestUrl(req, fallbackHost));
+    if (refusal) return sendRefusal(req, res, refusal);
+    if (declaresBody(nodeHeaderReader(req.headers))) closeAfterAnswer(req, res);
+    // The client's address as this server saw it (never a client-written header), for the sign-in limit.
+    stampClientAddress(req, opts.proxyHops);
+    void handleNext(req, res);
+  };
+}
+
+/** The server `npm start` runs, minus listening: store fast path + Next.js, body limits on both. */
+export function createLightgateServer(store: StoreHandler, handleNext: NextRequestHandler, opts: ListenerOptions = {}): http.Server {
+  const fallbackHost = opts.fallbackHost ?? "127.0.0.1";
+  const listener = lightgateListener(nodeListener(store, fallbackHost), handleNext, opts);
+  const server = http.createServer(listener);
+  server.on("checkContinue", checkContinue(listener, fallbackHost));
+  server.keepAliveTimeout = 30_000;
+  return server;
+}
