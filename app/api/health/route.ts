@@ -1,9 +1,10 @@
 // Liveness for load balancers and the e2e harness: answers once the server can reach its database.
 import { getDatabase } from "@/server/db/client";
+import { apiRoute } from "@/server/http/api-route";
 
 export const dynamic = "force-dynamic";
 
-export async function GET() {
+async function get() {
   try {
     const { db } = await getDatabase();
     await db.$queryRawUnsafe("SELECT 1");
@@ -12,3 +13,5 @@ export async function GET() {
     return Response.json({ status: "unavailable", detail: (e as Error).message }, { status: 503 });
   }
 }
+
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({ GET: get });

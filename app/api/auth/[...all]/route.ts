@@ -1,12 +1,10 @@
 // better-auth's endpoints: sign-in, sign-out, session (everything else is switched off in server/auth/better-auth.ts).
-import { getAuth } from "@/server/auth/better-auth";
+import { handleAuthRequest } from "@/server/auth/http";
 import { getDatabase } from "@/server/db/client";
+import { apiRoute } from "@/server/http/api-route";
 
 export const dynamic = "force-dynamic";
 
-async function handler(req: Request) {
-  const auth = await getAuth(await getDatabase());
-  return auth.handler(req);
-}
+const handler = async (req: Request) => handleAuthRequest(await getDatabase(), req);
 
-export { handler as GET, handler as POST };
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({ GET: handler, POST: handler });

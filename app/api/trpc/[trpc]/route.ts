@@ -16,4 +16,5 @@ function handler(req: Request) {
   });
 }
 
-export { handler as GET, handler as POST };
+// tRPC answers every method itself, in its own error shape (405 METHOD_NOT_SUPPORTED for PUT and the like).
+export { handler as GET, handler as POST, handler as PUT, handler as PATCH, handler as DELETE };
