@@ -170,3 +170,11 @@ export const contentType = fc.constantFrom(
 export function queryOf(pairs: readonly (readonly [string, string])[]): string {
   return pairs.length ? `?${pairs.map(([k, v]) => `${k}=${v}`).join("&")}` : "";
 }
+
+/** Larger than any body limit a route may set (80 MiB): a JSON object whose one string fills it. Made once. */
+let oversize: Buffer | undefined;
+export function oversizeJson(): Buffer {
+  oversize ??= Buffer.concat([Buffer.from('{"email":"'), Buffer.alloc(80 << 20, "x"), Buffer.from('","password":"p"}')]);
+  return oversize;
+}
+export const OVERSIZE = "a body of 80 MiB, over any limit: refused before it is buffered";

@@ -8,7 +8,18 @@ import { seedReferenceDemo } from "@/server/receipts/reference-demo";
 import { everyone, type Credentials, type Identity } from "./credentials";
 import type { HostileCase } from "./http";
 
-export type Fixtures = { rolloutId: string; attemptId: string; finishedRolloutId: string; spanId: string; resourcesId: string; workerId: string; agent: string; candidateId: string };
+export type Fixtures = {
+  rolloutId: string;
+  attemptId: string;
+  finishedRolloutId: string;
+  spanId: string;
+  resourcesId: string;
+  workerId: string;
+  agent: string;
+  candidateId: string;
+  /** A person the auth family guesses passwords for (and locks out), so the demo people stay usable. */
+  target: { email: string; password: string };
+};
 export type SuiteContext = { url: URL; creds: Credentials; fixtures: Fixtures };
 
 async function post(url: URL, p: string, who: Identity, body: unknown): Promise<Record<string, unknown>> {
@@ -37,7 +48,15 @@ export async function makeFixtures(url: URL, databaseUrl: string, creds: Credent
   } finally {
     await database.close();
   }
-  return { rolloutId: running.rollout_id, attemptId: running.attempt.attempt_id, finishedRolloutId: finished.rollout_id, spanId, resourcesId: resources.resources_id, workerId, agent: "support-desk", candidateId };
+  const target = { email: `hostile-target-${Date.now().toString(36)}@lightgate.example`, password: "quartz-lantern-meadow-7-river" };
+  const admin = creds.people.admin;
+  const person = await fetch(new URL("/api/trpc/people.create", url), {
+    method: "POST",
+    headers: { ...admin.headers, origin: creds.origin, "content-type": "application/json" },
+    body: JSON.stringify({ json: { name: "Hostile Target", email: target.email, password: target.password, grants: [{ role: "viewer", agent: null }] } }),
+  });
+  if (!person.ok) throw new Error(`fixture people.create: ${person.status} ${await person.text()}`);
+  return { rolloutId: running.rollout_id, attemptId: running.attempt.attempt_id, finishedRolloutId: finished.rollout_id, spanId, resourcesId: resources.resources_id, workerId, agent: "support-desk", candidateId, target };
 }
 
 /** Mostly `usual` (so requests get past the door and reach validation), sometimes anybody at all. */

@@ -15,6 +15,10 @@ export type HostileCase = {
   body?: Buffer;
   /** This request must be refused (≥ 400), and why: e.g. a cross-origin mutation carrying a session cookie. */
   mustRefuse?: string;
+  /** …with this status (413 for a body larger than any limit). */
+  refuseWith?: number;
+  /** …naming this (the field at fault): the refusal's body must contain it. */
+  mustName?: string;
   /** Tables a refusal of this request may add rows to, because refusals there are recorded (the audit log). */
   refusalRecordedIn?: readonly RegExp[];
   /** Send only this many body bytes, then drop the connection: no answer is expected, only no harm. */

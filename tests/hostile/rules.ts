@@ -12,9 +12,8 @@ export type Judgement = { serverError: string | null; refused: boolean; unnamed:
 const MIN_MESSAGE = 3;
 const named = (s: unknown): s is string => typeof s === "string" && s.trim().length >= MIN_MESSAGE;
 
+/** The body as JSON whatever its content type says (tRPC labels some of its JSON errors text/plain). */
 function parseJson(a: Answered): unknown {
-  const type = String(a.headers["content-type"] ?? "");
-  if (!type.includes("json")) return undefined;
   try {
     return JSON.parse(a.body.toString("utf8"));
   } catch {

@@ -91,6 +91,8 @@ export async function runFamily(opts: { family: string; url: URL; counter: RowCo
       if (j.serverError) record("5xx", c, a.status, j.serverError);
       if (j.unnamed) record("unnamed-4xx", c, a.status, j.unnamed);
       if (c.mustRefuse && !j.refused) record("not-refused", c, a.status, `${c.mustRefuse}, yet answered ${a.status}`);
+      else if (c.mustRefuse && c.refuseWith && a.status !== c.refuseWith) record("not-refused", c, a.status, `${c.mustRefuse}: expected ${c.refuseWith}, got ${a.status}`);
+      if (j.refused && c.mustName && !a.body.toString("utf8").toLowerCase().includes(c.mustName.toLowerCase())) record("unnamed-4xx", c, a.status, `the refusal does not name "${c.mustName}" — ${a.body.toString("utf8").slice(0, 160)}`);
       if (j.refused) {
         const changes = unexpectedChanges(c, before, await opts.counter.counts());
         if (Object.keys(changes).length && (await stillWrites(opts, c))) record("half-written", c, a.status, `refused, yet wrote: ${JSON.stringify(changes)}`);

@@ -2,9 +2,9 @@
 // get-session with forged cookies; the switched-off and unknown endpoints) and forged credentials —
 // Authorization and X-API-Key garbage, forged session cookies — at every other door (tRPC, store, OTLP,
 // pointers). A refused sign-in on an existing account is recorded (audit log, throttling), nothing else.
+// Passwords are guessed for a person made for the purpose, so the demo people's sign-ins stay unthrottled.
 import fc from "fast-check";
-import { DEMO_PASSWORD, demoEmail } from "@/lib/auth/demo-accounts";
-import { bodyOf, contentType, deepMutated, edgeString, headerText, protoName, segment, encode } from "../atoms";
+import { bodyOf, contentType, deepMutated, edgeString, headerText, OVERSIZE, oversizeJson, protoName, segment, encode } from "../atoms";
 import type { SuiteContext } from "../context";
 import type { HostileCase } from "../http";
 import type { FamilyCases } from "../runner";
@@ -15,8 +15,9 @@ const DISABLED = ["sign-up/email", "change-password", "update-user", "delete-use
 
 export function authCases(ctx: SuiteContext): FamilyCases {
   const origin = ctx.creds.origin;
-  const email = fc.oneof(fc.constantFrom(demoEmail("viewer"), "nobody@lightgate.example", ` ${demoEmail("trainer").toUpperCase()} `, "a@b", "@", "admin@lightgate.example\u0000"), edgeString);
-  const password = fc.oneof(fc.constantFrom("wrong-password-1", DEMO_PASSWORD + " ", "", "x".repeat(129)), edgeString);
+  const t = ctx.fixtures.target;
+  const email = fc.oneof(fc.constantFrom(t.email, t.email, "nobody@lightgate.example", ` ${t.email.toUpperCase()} `, "a@b", "@", `${t.email}\u0000`), edgeString);
+  const password = fc.oneof(fc.constantFrom("wrong-password-1", t.password, `${t.password} `, "", "x".repeat(129)), edgeString);
   const signInBody = fc.record({ email, password }).chain((b) =>
     fc.oneof({ weight: 3, arbitrary: fc.constant(b) }, { weight: 5, arbitrary: deepMutated({ ...b, rememberMe: true, callbackURL: "/" }) }, fc.constant({ ...b, callbackURL: "https://evil.example/steal" })),
   );
@@ -75,5 +76,6 @@ export function authCases(ctx: SuiteContext): FamilyCases {
     headers: { ...headers, ...(type ? { "content-type": type, origin } : {}) },
     body: type === undefined ? undefined : Buffer.from(type === "application/json" ? "{}" : ""),
   }));
-  return { fixed: [], random: fc.oneof({ weight: 6, arbitrary: signIn }, { weight: 2, arbitrary: withCookie }, { weight: 2, arbitrary: otherEndpoint }, { weight: 1, arbitrary: wrongMethod }, { weight: 4, arbitrary: forged }) };
+  const oversize: HostileCase = { route: "POST /api/auth/sign-in/email (80 MiB)", who: "anonymous", method: "POST", path: "/api/auth/sign-in/email", headers: { "content-type": "application/json", origin }, body: oversizeJson(), mustRefuse: OVERSIZE, refuseWith: 413 };
+  return { fixed: [oversize], random: fc.oneof({ weight: 6, arbitrary: signIn }, { weight: 2, arbitrary: withCookie }, { weight: 2, arbitrary: otherEndpoint }, { weight: 1, arbitrary: wrongMethod }, { weight: 4, arbitrary: forged }) };
 }

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import protobuf from "protobufjs";
 import { encodeTraceRequest } from "@/server/store/otlp/decode";
 import { ATTEMPT_ID_ATTR, ROLLOUT_ID_ATTR, SEQUENCE_ID_ATTR } from "@/server/store/otlp/map";
-import { bodyOf, contentType, deepMutated, edgeString, protoName } from "../atoms";
+import { bodyOf, contentType, deepMutated, edgeString, OVERSIZE, oversizeJson, protoName } from "../atoms";
 import { as, identityFor, type SuiteContext } from "../context";
 import type { HostileCase } from "../http";
 import type { FamilyCases } from "../runner";
@@ -150,5 +150,6 @@ export function otlpCases(ctx: SuiteContext): FamilyCases {
   const fixed: HostileCase[] = (["huge", "overLimit"] as const).map((k) =>
     as(ctx.creds.services.runner, { route: `POST /v1/traces (protobuf, gzip bomb: ${k})`, method: "POST", path: "/v1/traces", headers: { "content-type": PROTOBUF, "content-encoding": "gzip" }, body: gzipBombs()[k] }),
   );
+  for (const type of [PROTOBUF, "application/json"]) fixed.push(as(ctx.creds.services.runner, { route: `POST /v1/traces (${type}, 80 MiB)`, method: "POST", path: "/v1/traces", headers: { "content-type": type }, body: oversizeJson(), mustRefuse: OVERSIZE, refuseWith: 413 }));
   return { fixed, random: fc.oneof({ weight: 30, arbitrary: post }, { weight: 1, arbitrary: dropped }, { weight: 1, arbitrary: otherMethod }) };
 }

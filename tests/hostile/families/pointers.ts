@@ -2,7 +2,7 @@
 // real agents and candidates, magic names (`toString`, `__proto__`) and bad percent-encoding in every
 // segment, odd `at` times, extra segments, other methods, as any key, a session or nobody.
 import fc from "fast-check";
-import { badPercent, edgeString, protoName, queryOf, segment, encode } from "../atoms";
+import { badPercent, edgeString, OVERSIZE, oversizeJson, protoName, queryOf, segment, encode } from "../atoms";
 import { as, identityFor, type SuiteContext } from "../context";
 import type { FamilyCases } from "../runner";
 
@@ -35,5 +35,7 @@ export function pointerCases(ctx: SuiteContext): FamilyCases {
     as(r.who, { route: `${r.method} /v1/receipts/:candidateId`, method: r.method, path: `/v1/receipts/${r.id}${r.extra}`, headers: {} }),
   );
   const shortPaths = fc.tuple(fc.constantFrom("/v1/pointers", "/v1/pointers/", `/v1/pointers/${f.agent}`, "/v1/receipts", "/v1/receipts/"), who).map(([p, w]) => as(w, { route: "GET /v1/pointers|receipts (incomplete)", method: "GET", path: p, headers: {} }));
-  return { fixed: [], random: fc.oneof({ weight: 6, arbitrary: pointerRequest }, { weight: 3, arbitrary: receiptRequest }, { weight: 1, arbitrary: shortPaths }) };
+  // These routes read no body: a huge one is refused (405) without being buffered.
+  const fixed = ["/v1/pointers/support-desk/history", `/v1/receipts/${f.candidateId}`].map((p) => as(ctx.creds.services.release_bot, { route: `POST ${p.startsWith("/v1/p") ? "/v1/pointers/:agent/history" : "/v1/receipts/:candidateId"} (80 MiB)`, method: "POST", path: p, headers: { "content-type": "application/json" }, body: oversizeJson(), mustRefuse: OVERSIZE }));
+  return { fixed, random: fc.oneof({ weight: 6, arbitrary: pointerRequest }, { weight: 3, arbitrary: receiptRequest }, { weight: 1, arbitrary: shortPaths }) };
 }

@@ -3,7 +3,7 @@
 // keys) and bodies (each route's valid body with one change anywhere in it, or junk), as every identity.
 import fc from "fast-check";
 import { ROUTES, type Route } from "@/server/store/http/routes";
-import { bodyOf, contentType, deepMutated, edgeString, hostileJson, protoName, queryOf, rawNumber, segment, badPercent, jsonText, encode } from "../atoms";
+import { bodyOf, contentType, deepMutated, edgeString, hostileJson, protoName, queryOf, rawNumber, segment, badPercent, jsonText, encode, oversizeJson, OVERSIZE } from "../atoms";
 import { as, identityFor, type SuiteContext } from "../context";
 import type { Identity } from "../credentials";
 import type { HostileCase } from "../http";
@@ -76,8 +76,56 @@ function routeCase(ctx: SuiteContext, route: Route): fc.Arbitrary<HostileCase> {
     const waits = route.path === "waits/rollouts";
     // A changed method or path must not turn a tiny-timeout wait into another route's 25-second wait.
     const m = waits ? "POST" : r.method;
-    return as(r.who, { route: `${route.method} /v1/agl/${route.path}`, method: m, path: r.path + (waits ? "" : r.ending) + r.query, headers: m === "GET" ? {} : { "content-type": r.type }, body: m === "GET" ? undefined : (r.body ?? Buffer.alloc(0)) });
+    const c = as(r.who, { route: `${route.method} /v1/agl/${route.path}`, method: m, path: r.path + (waits ? "" : r.ending) + r.query, headers: m === "GET" ? {} : { "content-type": r.type }, body: m === "GET" ? undefined : (r.body ?? Buffer.alloc(0)) });
+    const nonsense = nonsenseNumber(route, c);
+    return nonsense ? { ...c, mustRefuse: `a nonsense ${nonsense.field} (${nonsense.value})`, mustName: nonsense.field } : c;
   });
+}
+
+/** The routes that take a page limit (and, but for dequeue, an offset). */
+const PAGED = new Set(["POST queues/rollouts/dequeue", "GET rollouts", "POST rollouts/search", "GET rollouts/:rid/attempts", "POST rollouts/:rid/attempts/search", "GET workers", "POST workers/search", "GET spans", "POST spans/search", "GET resources"]);
+const paged = (r: Route) => PAGED.has(`${r.method} ${r.path}`);
+
+/** Each paged route once with limit -5 and once with offset -3, the rest of the request valid. */
+function nonsenseCases(ctx: SuiteContext): HostileCase[] {
+  const bodies = validBodies(ctx);
+  const f = ctx.fixtures;
+  return ROUTES.filter(paged).flatMap((r) =>
+    [["limit", -5], ...(r.path.startsWith("queues") ? [] : [["offset", -3]])].map(([field, value]) => {
+      const path = `/v1/agl/${r.path.replace(":rid", f.rolloutId)}`;
+      const who = ctx.creds.services.runner;
+      const base: { path: string; headers: Record<string, string>; body?: Buffer } = r.method === "GET" ? { path: `${path}?${field}=${value}${r.path === "spans" ? `&rollout_id=${f.rolloutId}` : ""}`, headers: {} } : { path, headers: { "content-type": "application/json" }, body: Buffer.from(JSON.stringify({ ...(bodies[r.path] as object), [field as string]: value })) };
+      return as(who, { route: `${r.method} /v1/agl/${r.path} (${field} ${value})`, method: r.method, ...base, mustRefuse: `a nonsense ${field} (${value})`, mustName: field as string });
+    }),
+  );
+}
+
+/**
+ * A page limit below -1 (−1 means "all"), a dequeue limit below 0 or a negative offset, in a request that
+ * otherwise goes to its route as is: the store must refuse it, naming the field.
+ */
+function nonsenseNumber(route: Route, c: HostileCase): { field: string; value: number } | null {
+  const [p, q] = c.path.split("?");
+  if (!paged(route)) return null;
+  const exact = new RegExp(`^/v1/agl/${route.path.replace(/:[a-z]+/g, "[^/]+")}$`);
+  if (c.method !== route.method || !exact.test(p ?? "") || (c.who !== "key:runner" && c.who !== "key:algorithm")) return null;
+  let input: Record<string, unknown> = {};
+  if (c.method === "GET") input = Object.fromEntries(new URLSearchParams(q ?? "").entries());
+  else if (c.headers["content-type"] === "application/json") {
+    try {
+      const parsed: unknown = JSON.parse(c.body?.toString("utf8") ?? "");
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) input = parsed as Record<string, unknown>;
+    } catch {
+      return null;
+    }
+  }
+  const int = (v: unknown) => (typeof v === "number" && Number.isInteger(v) ? v : typeof v === "string" && /^-?\d{1,15}$/.test(v) ? Number(v) : null);
+  const limit = int(input.limit);
+  const offset = int(input.offset);
+  const dequeue = route.path === "queues/rollouts/dequeue";
+  if (limit !== null && limit < (dequeue ? 0 : -1)) return { field: "limit", value: limit };
+  if (offset !== null && offset < 0) return { field: "offset", value: offset };
+  return null;
 }
 
 export function storeCases(ctx: SuiteContext): FamilyCases {
@@ -90,5 +138,6 @@ export function storeCases(ctx: SuiteContext): FamilyCases {
   const unknown = fc.tuple(fc.array(segment([]), { minLength: 1, maxLength: 4 }), fc.constantFrom("GET", "POST")).map(([segs, method]) =>
     as(ctx.creds.services.runner, { route: `${method} /v1/agl/<unknown>`, method, path: `/v1/agl/${segs.join("/")}`, headers: { "content-type": "application/json" }, body: method === "POST" ? Buffer.from("{}") : undefined }),
   );
-  return { fixed: [], random: fc.oneof({ weight: 20, arbitrary: fc.oneof(...perRoute) }, { weight: 1, arbitrary: dropped }, { weight: 1, arbitrary: unknown }) };
+  const oversize = as(ctx.creds.services.algorithm, { route: "POST /v1/agl/spans (80 MiB)", method: "POST", path: "/v1/agl/spans", headers: { "content-type": "application/json" }, body: oversizeJson(), mustRefuse: OVERSIZE, refuseWith: 413 });
+  return { fixed: [oversize, ...nonsenseCases(ctx)], random: fc.oneof({ weight: 20, arbitrary: fc.oneof(...perRoute) }, { weight: 1, arbitrary: dropped }, { weight: 1, arbitrary: unknown }) };
 }

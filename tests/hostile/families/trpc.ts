@@ -8,7 +8,7 @@ import type { Scope } from "@/lib/auth/scopes";
 import { appRouter } from "@/server/routers/_app";
 import type { ProcedureMeta } from "@/server/trpc";
 import { minimalInput } from "../../helpers/minimal-input";
-import { badPercent, contentType, deepMutated, edgeString, hostileJson, jsonText, objectOf, protoName, encode } from "../atoms";
+import { badPercent, contentType, deepMutated, edgeString, hostileJson, jsonText, objectOf, OVERSIZE, oversizeJson, protoName, encode } from "../atoms";
 import { everyone, holderOf, type Identity } from "../credentials";
 import { type SuiteContext } from "../context";
 import type { HostileCase } from "../http";
@@ -132,6 +132,10 @@ export function trpcCases(ctx: SuiteContext): FamilyCases {
     const who = holderOf(ctx.creds, p.scope);
     return [build(ctx, [call!], who, { batch: false }), build(ctx, [call!, other!], who, { batch: true })];
   });
+  const admin = ctx.creds.people.admin;
+  for (const p of ["/api/trpc/people.create", "/api/trpc/people.create,people.create?batch=1"]) {
+    fixed.push({ route: `POST ${p.split("?")[0]} (80 MiB)`, who: admin.label, method: "POST", path: p, headers: { ...admin.headers, origin: ctx.creds.origin, "content-type": "application/json" }, body: oversizeJson(), mustRefuse: OVERSIZE, refuseWith: 413 });
+  }
   return {
     fixed,
     random: fc.oneof(
