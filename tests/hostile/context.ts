@@ -7,6 +7,7 @@ import { resolveDbTarget } from "@/server/db/config";
 import { seedReferenceDemo } from "@/server/receipts/reference-demo";
 import { everyone, type Credentials, type Identity } from "./credentials";
 import type { HostileCase } from "./http";
+import type { Procedure } from "./procedures";
 
 export type Fixtures = {
   rolloutId: string;
@@ -20,7 +21,7 @@ export type Fixtures = {
   /** A person the auth family guesses passwords for (and locks out), so the demo people stay usable. */
   target: { email: string; password: string };
 };
-export type SuiteContext = { url: URL; creds: Credentials; fixtures: Fixtures };
+export type SuiteContext = { url: URL; creds: Credentials; fixtures: Fixtures; procedures: Procedure[] };
 
 async function post(url: URL, p: string, who: Identity, body: unknown): Promise<Record<string, unknown>> {
   const res = await fetch(new URL(p, url), { method: "POST", headers: { ...who.headers, "content-type": "application/json" }, body: JSON.stringify(body) });

@@ -4,6 +4,7 @@
 import { obtainCredentials } from "./credentials";
 import { makeFixtures, type SuiteContext } from "./context";
 import { closeConnections } from "./http";
+import { listProcedures } from "./procedures";
 import { openRowCounter } from "./row-counts";
 import { runFamily, type FamilyCases, type FamilyReport } from "./runner";
 import { authCases } from "./families/auth";
@@ -24,7 +25,7 @@ export type FamilyName = keyof typeof FAMILIES;
 
 export async function prepareSuite(server: { url: URL; origin: string; databaseUrl: string }): Promise<SuiteContext> {
   const creds = await obtainCredentials(server.url, server.origin, server.databaseUrl);
-  return { url: server.url, creds, fixtures: await makeFixtures(server.url, server.databaseUrl, creds) };
+  return { url: server.url, creds, fixtures: await makeFixtures(server.url, server.databaseUrl, creds), procedures: listProcedures() };
 }
 
 export async function runSuite(opts: { ctx: SuiteContext; databaseUrl: string; runs: number; seed?: number; families?: string[]; log?: (line: string) => void }): Promise<FamilyReport[]> {

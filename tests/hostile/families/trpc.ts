@@ -4,28 +4,15 @@
 // as the scope's holder (a browser session sends its same-origin Origin) or anyone else. A cookie-carrying
 // mutation from another origin (or a CSRF-shaped form post) must be refused.
 import fc from "fast-check";
-import type { Scope } from "@/lib/auth/scopes";
-import { appRouter } from "@/server/routers/_app";
-import type { ProcedureMeta } from "@/server/trpc";
-import { minimalInput } from "../../helpers/minimal-input";
 import { badPercent, contentType, deepMutated, edgeString, hostileJson, jsonText, objectOf, OVERSIZE, oversizeJson, protoName, encode } from "../atoms";
 import { everyone, holderOf, type Identity } from "../credentials";
 import { type SuiteContext } from "../context";
 import type { HostileCase } from "../http";
+import type { Procedure } from "../procedures";
 import type { FamilyCases } from "../runner";
 
-type Proc = { path: string; type: "query" | "mutation"; scope?: Scope; base: unknown };
+type Proc = Procedure;
 type Call = { proc: Proc; envelope: unknown };
-
-export function procedures(): Proc[] {
-  const defs = appRouter._def.procedures as unknown as Record<string, { _def: { type: string; meta?: ProcedureMeta; inputs: unknown[] } }>;
-  return Object.entries(defs)
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([path, p]) => {
-      const m = minimalInput(p._def.inputs);
-      return { path, type: p._def.type as Proc["type"], scope: p._def.meta?.scope, base: m.ok ? m.value : {} };
-    });
-}
 
 /** The minimal input with real objects where it names one, so a call gets past "not found". */
 function withRealIds(value: unknown, ctx: SuiteContext): unknown {
@@ -102,7 +89,7 @@ function build(ctx: SuiteContext, calls: Call[], who: Identity, opts: { batch: b
 }
 
 export function trpcCases(ctx: SuiteContext): FamilyCases {
-  const procs = procedures();
+  const procs = ctx.procedures;
   const anyone = everyone(ctx.creds);
   const whoFor = (p: Proc) => fc.oneof({ weight: 6, arbitrary: fc.constant(holderOf(ctx.creds, p.scope)) }, { weight: 1, arbitrary: fc.constantFrom(...anyone) });
   const anyCall = fc.constantFrom(...procs).chain((p) => callOf(p, ctx));
