@@ -52,11 +52,12 @@ async function main(): Promise<number> {
       continue;
     }
     const database = await throwawayDatabase(dialect, "bench");
-    const server = await startRealServer({ databaseUrl: database.url, port: PORT, env: HOSTILE_SERVER_ENV });
+    let server: RealServer | undefined;
     try {
+      server = await startRealServer({ databaseUrl: database.url, port: PORT, env: HOSTILE_SERVER_ENV });
       violations += await benchOne(dialect, server);
     } finally {
-      await server.stop();
+      await server?.stop();
       await database.drop();
     }
   }

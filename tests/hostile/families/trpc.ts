@@ -117,7 +117,11 @@ export function trpcCases(ctx: SuiteContext): FamilyCases {
     const partner = procs.find((q, j) => j > i && q.type === p.type) ?? procs.find((q) => q.type === p.type)!;
     const [other] = fc.sample(callOf(partner, ctx), { seed: 2_000 + i, numRuns: 1 });
     const who = holderOf(ctx.creds, p.scope);
-    return [build(ctx, [call!], who, { batch: false }), build(ctx, [call!, other!], who, { batch: true })];
+    // Every string of the minimal input with a NUL in it: PostgreSQL cannot hold one.
+    const base = withRealIds(p.base, ctx);
+    const strings = base && typeof base === "object" ? Object.entries(base).filter(([, v]) => typeof v === "string") : [];
+    const nul = strings.length ? [build(ctx, [{ proc: p, envelope: { json: { ...(base as object), ...Object.fromEntries(strings.map(([k, v]) => [k, `${String(v)}\u0000`])) } } }], who, { batch: false })] : [];
+    return [build(ctx, [call!], who, { batch: false }), build(ctx, [call!, other!], who, { batch: true }), ...nul];
   });
   const admin = ctx.creds.people.admin;
   for (const p of ["/api/trpc/people.create", "/api/trpc/people.create,people.create?batch=1"]) {
