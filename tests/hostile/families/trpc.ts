@@ -121,7 +121,10 @@ export function trpcCases(ctx: SuiteContext): FamilyCases {
     const base = withRealIds(p.base, ctx);
     const strings = base && typeof base === "object" ? Object.entries(base).filter(([, v]) => typeof v === "string") : [];
     const nul = strings.length ? [build(ctx, [{ proc: p, envelope: { json: { ...(base as object), ...Object.fromEntries(strings.map(([k, v]) => [k, `${String(v)}\u0000`])) } } }], who, { batch: false })] : [];
-    return [build(ctx, [call!], who, { batch: false }), build(ctx, [call!, other!], who, { batch: true }), ...nul];
+    // Each number of the minimal input (and a query's page limit) past a 32-bit integer column, and negative.
+    const numbers = base && typeof base === "object" ? Object.keys(base).filter((k) => typeof (base as Record<string, unknown>)[k] === "number") : [];
+    const edges = [...numbers, ...(p.type === "query" ? ["limit"] : [])].flatMap((k) => [2 ** 31, -5].map((v) => build(ctx, [{ proc: p, envelope: { json: { ...((base as object) ?? {}), [k]: v } } }], who, { batch: false })));
+    return [build(ctx, [call!], who, { batch: false }), build(ctx, [call!, other!], who, { batch: true }), ...nul, ...edges];
   });
   const admin = ctx.creds.people.admin;
   for (const p of ["/api/trpc/people.create", "/api/trpc/people.create,people.create?batch=1"]) {
