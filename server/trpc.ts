@@ -19,7 +19,8 @@ import { fieldIssues, issuesSentence } from "@/lib/validation/sentence";
 import { actorCan, resolveActor, type Actor } from "./auth/actor";
 import { apiKeyOf, authenticateApiKey } from "./auth/api-keys";
 import { getDatabase, type Database, type Db } from "./db/client";
-import { DomainError } from "./errors";
+import { badInput, DomainError } from "./errors";
+import { NUL_REFUSAL, nulPath } from "./http/nul";
 
 // 1. CONTEXT
 export type Context = { db: Db; database: Database; actor: Actor | null; headers: Headers };
@@ -84,8 +85,15 @@ function requireScope(scope: Scope, agentInput: string | undefined, onRefused: S
   });
 }
 
+// Text with a NUL cannot be stored or looked up on PostgreSQL: refused on both databases, naming where it is.
+const refuseNul = t.middleware(async ({ next, getRawInput }) => {
+  const at = nulPath(await getRawInput());
+  if (at !== null) throw badInput(at || "input", NUL_REFUSAL);
+  return next();
+});
+
 // 4. PROCEDURES
-export const publicProcedure = t.procedure.meta({ public: true }).use(domainErrors);
+export const publicProcedure = t.procedure.meta({ public: true }).use(domainErrors).use(refuseNul);
 
 /**
  * A procedure that needs `scope`. Agent-scoped procedures name the input field that holds the agent
@@ -93,5 +101,5 @@ export const publicProcedure = t.procedure.meta({ public: true }).use(domainErro
  * agent, so a role assigned for that agent alone is enough. Otherwise the scope must be held for every agent.
  */
 export function scopedProcedure(scope: Scope, opts: { agentInput?: string; onRefused?: ScopeRefusalHook } = {}) {
-  return t.procedure.meta({ scope, agentInput: opts.agentInput }).use(requireScope(scope, opts.agentInput, opts.onRefused)).use(domainErrors);
+  return t.procedure.meta({ scope, agentInput: opts.agentInput }).use(requireScope(scope, opts.agentInput, opts.onRefused)).use(domainErrors).use(refuseNul);
 }

@@ -5,4 +5,5 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 const handle = async (request: Request) => (await getStoreRuntime()).handle(request);
-export { handle as POST, handle as GET };
+// The store handler answers every method itself (405 naming the problem for what it does not serve).
+export { handle as GET, handle as POST, handle as PUT, handle as PATCH, handle as DELETE };

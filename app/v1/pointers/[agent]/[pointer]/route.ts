@@ -2,6 +2,7 @@
 // The names are read from the request's URL by the handler (decoded once, 400 for a bad encoding), not from
 // Next.js's params, which may already be decoded.
 import { getDatabase } from "@/server/db/client";
+import { apiRoute } from "@/server/http/api-route";
 import { withBodyLimit } from "@/server/http/web-body";
 import { servePointerPath } from "@/server/receipts/http";
 
@@ -9,4 +10,6 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 // GET only: any body is refused (server/http/body-limits.ts).
-export const GET = withBodyLimit("gate", async (request: Request) => servePointerPath(await getDatabase(), request));
+const get = withBodyLimit("gate", async (request: Request) => servePointerPath(await getDatabase(), request));
+
+export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({ GET: get });
