@@ -8,11 +8,16 @@ import { appRouter } from "./routers/_app";
 import { createContext, type Context } from "./trpc";
 
 /** `context` replaces how the context is made (tests mount the endpoint on their own databases). */
+/** Calls per batched request; components/trpc/client.ts splits larger batches. */
+export const TRPC_MAX_BATCH = 50;
+
 export function handleTrpcRequest(req: Request, opts: { database?: Database; context?: (headers: Headers) => Promise<Context> } = {}): Promise<Response> {
   return fetchRequestHandler({
     endpoint: "/api/trpc",
     req,
     router: appRouter,
+    // The dashboard batches a page's queries (the client splits at the same size); a 250-call batch is abuse.
+    maxBatchSize: TRPC_MAX_BATCH,
     createContext: () => {
       const refusal = trpcRequestRefusal(req);
       if (refusal) throw new TRPCError(refusal);

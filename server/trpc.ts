@@ -45,7 +45,10 @@ const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
   errorFormatter({ shape, error }) {
     const zod = error.cause instanceof ZodError ? fieldIssues(error.cause.issues) : null;
     const field = error.cause instanceof DomainError ? (error.cause.field ?? null) : (zod?.[0]?.path ?? null);
-    return { ...shape, message: zod ? issuesSentence(zod) : shape.message, data: { ...shape.data, zodIssues: zod, field } };
+    // An internal error's text (a Prisma or SQL message) is for the server log, never the caller.
+    const message = zod ? issuesSentence(zod) : error.code === "INTERNAL_SERVER_ERROR" ? "internal error: the server could not answer this call (it is logged)" : shape.message;
+    const data = { ...shape.data, stack: undefined, zodIssues: zod, field };
+    return { ...shape, message, data };
   },
 });
 

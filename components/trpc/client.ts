@@ -29,7 +29,8 @@ export function makeTrpcClient(url = "/api/trpc", headers?: () => Record<string,
   return createTRPCClient<AppRouter>({
     links: [
       loggerLink({ enabled: (op) => process.env.NODE_ENV === "development" && op.direction === "down" && op.result instanceof Error }),
-      httpBatchLink({ url, transformer: wireTransformer, headers }),
+      // maxItems: the server refuses batches over 50 calls (server/trpc-http.ts).
+      httpBatchLink({ url, transformer: wireTransformer, headers, maxItems: 50 }),
     ],
   });
 }

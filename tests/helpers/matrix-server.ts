@@ -8,10 +8,11 @@
 // provably came before any work.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { getAuth } from "@/server/auth/better-auth";
+import { handleAuthRequest } from "@/server/auth/http";
 import { publicOrigin } from "@/server/auth/origin";
 import type { Database } from "@/server/db/client";
 import { handlePublicKeyRequest, servePointerPath, serveReceiptPath } from "@/server/receipts/http";
+import { unknownEndpoint } from "@/server/http/api-route";
 import { STORE_PATH } from "@/server/http/server-listener";
 import { handleTrpcRequest } from "@/server/trpc-http";
 import { createStore, type LightningStore } from "@/server/store";
@@ -94,11 +95,14 @@ function appRoutes(database: Database, refusing: boolean): (request: Request) =>
         },
       });
     }
-    if (pathname.startsWith("/api/auth/")) return (await getAuth(database)).handler(request);
+    if (pathname.startsWith("/api/auth/")) return handleAuthRequest(database, request);
     if (pathname === "/api/health") return healthResponse(async () => database);
     if (pathname === "/v1/receipts/public-key") return handlePublicKeyRequest(identified, request);
     if (pathname.startsWith("/v1/pointers/")) return servePointerPath(identified, request);
     if (pathname.startsWith("/v1/receipts/")) return serveReceiptPath(identified, request);
+    // The catch-all routes (app/api/[...path], app/v1/[...path]) for a one-segment path nothing else serves;
+    // deeper unknown paths stay marked, so a route file the matrix does not mount still shows.
+    if (/^\/(api|v1)\/[^/]+$/.test(pathname)) return unknownEndpoint(request);
     return new Response("Not Found", { status: 404, headers: { [UNMOUNTED]: "1" } });
   };
 }

@@ -1,11 +1,11 @@
-// The tRPC endpoint over real HTTP, mounted as app/api/trpc/[trpc]/route.ts mounts it (fetchRequestHandler,
-// createContext from the request's headers), on a node:http server bound to a test database.
+// The tRPC endpoint over real HTTP, mounted as app/api/trpc/[trpc]/route.ts mounts it (handleTrpcRequest:
+// cross-site refusal, batch limit, createContext from the request's headers), on a node:http server bound to
+// a test database. `context` replaces how each call's context is made (e.g. a database that fails).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import type { Database } from "@/server/db/client";
-import { appRouter } from "@/server/routers/_app";
-import { createContext } from "@/server/trpc";
+import type { Context } from "@/server/trpc";
+import { handleTrpcRequest } from "@/server/trpc-http";
 
 export type TrpcServer = { url: string; close(): Promise<void> };
 
@@ -18,14 +18,14 @@ function webRequest(req: http.IncomingMessage, body: Buffer, origin: string): Re
   return new Request(`${origin}${req.url ?? "/"}`, { method: req.method, headers, body: hasBody ? new Uint8Array(body) : undefined });
 }
 
-export async function serveTrpc(database: Database): Promise<TrpcServer> {
+export async function serveTrpc(database: Database, context?: (headers: Headers) => Promise<Context>): Promise<TrpcServer> {
   let origin = "";
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const request = webRequest(req, Buffer.concat(chunks), origin);
-      void fetchRequestHandler({ endpoint: "/api/trpc", req: request, router: appRouter, createContext: () => createContext({ headers: request.headers, database }) })
+      void handleTrpcRequest(request, { database, context })
         .then(async (response) => {
           res.writeHead(response.status, Object.fromEntries(response.headers));
           res.end(Buffer.from(await response.arrayBuffer()));

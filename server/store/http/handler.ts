@@ -63,7 +63,6 @@ function errorResponse(e: unknown): StoreResponse {
   return json({ detail: "Internal server error", error_type: (e as Error)?.name ?? "Error" }, 500);
 }
 
-/** OTLP traces: every refusal, the key check's 401/403 included, is a Status in the request's encoding. */
 /** An OTLP signal route: refusals answer in the request's encoding (protobuf Status or JSON). */
 async function otlpSignal(request: StoreRequest, opts: StoreHttpOptions, path: string, signal: { access: Access; stored: boolean }): Promise<StoreResponse> {
   // The reference answers 501 to anyone for the signals it does not store; the body is never read.

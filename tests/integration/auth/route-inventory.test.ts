@@ -16,7 +16,9 @@ const ROOT = path.resolve(import.meta.dirname, "../../..");
 
 /** Every route file, the route family whose matrix covers it, and the call that shows it delegates there. */
 const ROUTE_FILES: Record<string, { family: string; delegatesTo: string }> = {
-  "app/api/auth/[...all]/route.ts": { family: "auth (SERVED_AUTH_PATHS)", delegatesTo: "auth.handler(" },
+  "app/api/[...path]/route.ts": { family: "unknown endpoints (JSON 404)", delegatesTo: "unknownEndpointRoute(" },
+  "app/v1/[...path]/route.ts": { family: "unknown endpoints (JSON 404)", delegatesTo: "unknownEndpointRoute(" },
+  "app/api/auth/[...all]/route.ts": { family: "auth (SERVED_AUTH_PATHS)", delegatesTo: "handleAuthRequest(" },
   "app/api/health/route.ts": { family: "health (public)", delegatesTo: "healthResponse(" },
   "app/api/trpc/[trpc]/route.ts": { family: "tRPC (every procedure's scope)", delegatesTo: "handleTrpcRequest(req)" },
   "app/v1/agl/[...path]/route.ts": { family: "store (ROUTES[].access)", delegatesTo: "getStoreRuntime()" },
