@@ -9,14 +9,14 @@ import { getSessionCookie } from "better-auth/cookies";
 import { isPublicPath, PATH_HEADER, signInUrl } from "@/lib/auth/public-paths";
 import { BAD_PERCENT_ENCODING, decodePathSegments } from "@/lib/http/path-segments";
 
-const ROUTES_WITH_NAMES = /^\/(v1\/pointers|v1\/receipts|api)\//;
+const API_ROUTES = /^\/(v1|api)\//;
 
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   if (decodePathSegments(pathname) === null) {
     return NextResponse.json({ error: "bad_request", message: BAD_PERCENT_ENCODING }, { status: 400, headers: { "cache-control": "no-store" } });
   }
-  if (ROUTES_WITH_NAMES.test(pathname)) return NextResponse.next();
+  if (API_ROUTES.test(pathname)) return NextResponse.next();
   if (!isPublicPath(pathname) && !getSessionCookie(request, { cookiePrefix: "lightgate" })) {
     return NextResponse.redirect(new URL(signInUrl(pathname + search), request.url));
   }
@@ -27,7 +27,7 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages, and the routes with names in their path (pointers, receipts, tRPC, auth) for the encoding check.
-  // The store's /v1/agl and /v1/traces check their own paths; assets pass through.
-  matcher: ["/v1/pointers/:path*", "/v1/receipts/:path*", "/api/:path*", "/((?!api/|v1/|_next/|favicon\\.ico|.*\\.[A-Za-z0-9]+$).*)"],
+  // Pages, and every API route for the encoding check (under scripts/serve.ts the store's /v1/agl and
+  // /v1/traces never reach Next.js: they take the fast path, which checks its own paths); assets pass through.
+  matcher: ["/v1/:path*", "/api/:path*", "/((?!api/|v1/|_next/|favicon\\.ico|.*\\.[A-Za-z0-9]+$).*)"],
 };
