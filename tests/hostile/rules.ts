@@ -52,8 +52,7 @@ function judgeStore(a: Answered): string | null {
 }
 
 function judgeOtlp(c: HostileCase, a: Answered): string | null {
-  // Only an export has an encoding to answer in; other methods get the store's {"detail"}.
-  if (c.method !== "POST") return judgeStore(a);
+  // Every answer of an OTLP route is in the request's encoding (JSON for OTLP/JSON, else a protobuf Status).
   const sentJson = (c.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase() === "application/json";
   const type = String(a.headers["content-type"] ?? "");
   if (sentJson) {
@@ -87,6 +86,9 @@ function trpcItemUnnamed(item: TrpcItem): string | null {
 
 function judgeTrpc(a: Answered): Judgement {
   const body = parseJson(a);
+  // Refused in front of tRPC (proxy.ts: the path is not valid percent-encoding): `{error, message}`, no procedure ran.
+  const front = body as { error?: unknown; message?: unknown } | undefined;
+  if (a.status >= 400 && a.status < 500 && typeof front?.error === "string" && named(front.message)) return { serverError: null, refused: true, unnamed: null };
   const items = (Array.isArray(body) ? body : body && typeof body === "object" ? [body] : []) as TrpcItem[];
   if (items.length === 0) {
     const refused = a.status >= 400;
