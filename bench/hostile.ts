@@ -4,7 +4,7 @@
 // the problem, refused requests that still wrote, mustn't-pass requests that passed, unanswered, seconds;
 // then every violation group with an example request. Exits 1 on any violation.
 // Needs a current `npx next build` (start.ts builds first when the sources changed).
-// Options: --runs 1000 (per family) --seed N --only sqlite|postgresql --families store,otlp,trpc,pointers,auth
+// Options: --runs 5000 (per family; npm test runs 1,000) --seed N --only sqlite|postgresql --families store,otlp,trpc,pointers,auth
 //          --port 3480   --url http://127.0.0.1:PORT --database-url URL  (an already running server instead)
 import os from "node:os";
 import { HOSTILE_SERVER_ENV, postgresAnswers, startRealServer, throwawayDatabase, type RealServer } from "../tests/hostile/server";
@@ -14,7 +14,7 @@ const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1]! : fallback;
 };
-const RUNS = Number(arg("runs", "1000"));
+const RUNS = Number(arg("runs", "5000"));
 const SEED = Number(arg("seed", String(DEFAULT_SEED)));
 const ONLY = arg("only", "");
 const FAMILIES = arg("families", "") ? arg("families", "").split(",") : undefined;

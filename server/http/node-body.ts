@@ -131,3 +131,15 @@ export function checkContinue(listener: http.RequestListener, fallbackHost = "12
     listener(req, res);
   };
 }
+
+/**
+ * Connection timeouts for both servers. A request (headers and body) must arrive within 30 s: a body that
+ * trickles in would otherwise hold its share of a family's in-flight budget for Node's default 300 s.
+ * 16 MiB, the largest body any route takes, arrives in well under a second on any network runners use.
+ */
+export function applyServerTimeouts(server: http.Server): http.Server {
+  server.keepAliveTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  return server;
+}

@@ -9,7 +9,7 @@ import { stampClientAddress } from "@/server/auth/client-address";
 import type { StoreHandler } from "@/server/store/http/exchange";
 import { nodeListener } from "@/server/store/http/node-server";
 import { declaresBody } from "./body-limits";
-import { checkContinue, closeAfterAnswer, declaredRefusal, nodeHeaderReader, requestUrl, sendRefusal } from "./node-body";
+import { applyServerTimeouts, checkContinue, closeAfterAnswer, declaredRefusal, nodeHeaderReader, requestUrl, sendRefusal } from "./node-body";
 
 export const STORE_PATH = /^\/v1\/(agl\/|traces\/?(\?|$)|metrics\/?(\?|$)|logs\/?(\?|$)|development\/profiles\/?(\?|$))/;
 
@@ -41,6 +41,6 @@ export function createLightgateServer(store: StoreHandler, handleNext: NextReque
   const listener = lightgateListener(nodeListener(store, fallbackHost), handleNext, opts);
   const server = http.createServer(listener);
   server.on("checkContinue", checkContinue(listener, fallbackHost));
-  server.keepAliveTimeout = 30_000;
+  applyServerTimeouts(server);
   return server;
 }

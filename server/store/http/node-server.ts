@@ -3,7 +3,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { bodyLimitFor, bodyTicket } from "@/server/http/body-limits";
-import { checkContinue, closeIfUnread, declaredRefusal, lingerOnClose, nodeHeaderReader, readNodeBody, requestUrl, sendRefusal } from "@/server/http/node-body";
+import { applyServerTimeouts, checkContinue, closeIfUnread, declaredRefusal, lingerOnClose, nodeHeaderReader, readNodeBody, requestUrl, sendRefusal } from "@/server/http/node-body";
 import type { StoreHandler, StoreResponse } from "./exchange";
 import { json } from "./io";
 
@@ -70,7 +70,7 @@ export async function serveHandler(handle: StoreHandler, port = 0, host = "127.0
   const listener = nodeListener(handle, host);
   const server = http.createServer(listener);
   server.on("checkContinue", checkContinue(listener, host));
-  server.keepAliveTimeout = 30_000;
+  applyServerTimeouts(server);
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const { port: bound } = server.address() as AddressInfo;
   return {
