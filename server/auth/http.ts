@@ -9,7 +9,7 @@ const SERVED = "POST /api/auth/sign-in/email, POST /api/auth/sign-out and GET /a
 
 /** A JSON body's first NUL, as a refusal naming the field (PostgreSQL cannot hold NUL; better-auth would 500). */
 async function refuseNulBody(request: Request): Promise<{ refusal: Response } | { request: Request }> {
-  if (request.method !== "POST" || !(request.headers.get("content-type") ?? "").includes("json")) return { request };
+  if (request.method !== "POST" || !(request.headers.get("content-type") ?? "").toLowerCase().includes("json")) return { request };
   const text = await request.text();
   let at: string | null = text.includes("\u0000") ? "body" : null;
   try {

@@ -110,7 +110,9 @@ export async function handlePointerRequest(database: Database, request: Request,
 async function pointerHistory(database: Database, agent: string, atParam: string | null): Promise<Response> {
   if (atParam !== null) {
     const at = new Date(atParam);
-    if (Number.isNaN(at.getTime())) return json(400, { error: "bad_request", field: "at", message: "at: must be an ISO-8601 time" });
+    // PostgreSQL timestamps end at year 294276 and start at 4713 BC; JS dates reach further either way.
+    const year = at.getUTCFullYear();
+    if (Number.isNaN(at.getTime()) || year < 1 || year > 9999) return json(400, { error: "bad_request", field: "at", message: "at: must be an ISO-8601 time between the years 1 and 9999" });
     const [approved, latest] = await Promise.all([pointerAt(database.db, agent, "approved_default", at), pointerAt(database.db, agent, "latest_candidate", at)]);
     const view = (m: typeof approved) => m && { resourcesId: m.toResourcesId, version: m.toVersion, digest: m.toDigest, candidateId: m.candidateId, receiptDigest: m.receiptDigest, movedBy: m.actorId, movedAt: m.at.toISOString(), reason: m.reason };
     return json(200, { agent, at: at.toISOString(), approvedDefault: view(approved), latestCandidate: view(latest) });

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { int32 } from "@/lib/validation/integers";
 
 export const ZListAuditInput = z.object({
-  cursor: z.number().int().positive().nullish(),
+  cursor: int32(1).nullish(),
   limit: z.number().int().min(1).max(200).default(50),
   targetType: z.string().max(50).optional(),
   targetId: z.string().max(200).optional(),

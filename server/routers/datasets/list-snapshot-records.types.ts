@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { int32 } from "@/lib/validation/integers";
 
 export const ZListSnapshotRecordsInput = z
   .object({
     id: z.string().min(1, "id must not be empty"),
     kind: z.enum(["demonstration", "interaction", "feedback", "task"]).optional(),
-    offset: z.number().int().min(0).default(0),
+    offset: int32(0).default(0),
     limit: z.number().int().min(1).max(100).default(20),
   })
   .strict();
