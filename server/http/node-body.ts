@@ -98,6 +98,14 @@ export function lingerOnClose(req: http.IncomingMessage): void {
 /** Closes (lingering) a connection whose request body is still arriving after its answer went out. */
 export function closeAfterAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
   lingerOnClose(req);
+  // Say so in the answer: a client told nothing would reuse the connection for its next request, and that
+  // request would meet the close (a "socket hang up"). Node sends `Connection: close` and closes after the
+  // answer when shouldKeepAlive is off before the head is written (writeHead also runs for implicit heads).
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => http.ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    if (!req.complete) res.shouldKeepAlive = false;
+    return writeHead(...args);
+  }) as typeof res.writeHead;
   res.once("finish", () => {
     if (!req.complete) (req.socket as { destroySoon?: () => void }).destroySoon?.();
   });
