@@ -16,11 +16,12 @@ export const SCOPES = [
   "users:manage", // create and deactivate people, assign roles, register release-bot keys
   "audit:read",
   "account:self", // a person's own account: passkeys, test signatures
+  "canary:verify", // record the verification of a canary outcome (destination re-read, judge, human)
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const HUMAN_ROLES = ["viewer", "trainer", "policy_owner", "canary_approver", "release_approver", "admin"] as const;
-export const SERVICE_ROLES = ["runner", "algorithm", "release_bot"] as const;
+export const SERVICE_ROLES = ["runner", "algorithm", "release_bot", "policy", "verifier"] as const;
 export type HumanRole = (typeof HUMAN_ROLES)[number];
 export type ServiceRole = (typeof SERVICE_ROLES)[number];
 export type Role = HumanRole | ServiceRole;
@@ -32,14 +33,17 @@ const READ: Scope[] = ["dashboard:read", "audit:read", "account:self"];
 export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   viewer: READ,
   trainer: [...READ, "training:run", "gate:run"],
-  policy_owner: [...READ, "policy:write", "gate:run"],
+  policy_owner: [...READ, "policy:write", "gate:run", "canary:verify"],
   canary_approver: [...READ, "approval:canary", "approval:reject"],
   release_approver: [...READ, "approval:canary", "approval:default", "approval:reject", "rollback:execute"],
   admin: [...READ, "training:run", "gate:run", "policy:write", "store:admin", "apikeys:manage", "users:manage"],
-  // Service identities (API keys). None of them can touch pointers, evaluators or protected cases.
+  // Service identities (API keys). The learner (runner, algorithm) never writes the exam or verifies an
+  // outcome; only the policy service publishes datasets and registry entries; only verifiers verify.
   runner: ["store:write"],
-  algorithm: ["store:write", "store:enqueue", "training:run"],
+  algorithm: ["store:write", "store:enqueue", "training:run", "gate:run"],
   release_bot: ["dashboard:read", "approval:canary", "approval:default"],
+  policy: ["policy:write"],
+  verifier: ["canary:verify"],
 };
 
 export const ROLE_LABELS: Record<Role, string> = {
@@ -52,6 +56,8 @@ export const ROLE_LABELS: Record<Role, string> = {
   runner: "Runner (service)",
   algorithm: "Algorithm (service)",
   release_bot: "Release bot (service)",
+  policy: "Policy (service)",
+  verifier: "Verifier (service)",
 };
 
 export function isServiceRole(role: Role): role is ServiceRole {

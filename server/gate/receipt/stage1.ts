@@ -40,8 +40,16 @@ export const ZStage1 = z.object({
   candidate: ZCandidateDeclaration,
   /** The exact parent: a loadable, content-addressed artifact, never `latest`. */
   parent: ZResourceRef,
-  /** The held-out (locked gate) snapshot also declares how many cases it holds, so a dropped case shows. */
-  data: z.object({ training: ZSnapshotRef, heldOut: ZSnapshotRef.extend({ caseCount: z.number().int().min(1) }) }),
+  /**
+   * The held-out (locked gate) snapshot also declares how many cases it holds, so a dropped case shows. The
+   * canary task set (a published gate dataset) is pinned the same way when the gate asks runners for the
+   * canary; receipts sealed before it existed have none.
+   */
+  data: z.object({
+    training: ZSnapshotRef,
+    heldOut: ZSnapshotRef.extend({ caseCount: z.number().int().min(1) }),
+    canary: ZSnapshotRef.extend({ caseCount: z.number().int().min(1) }).optional(),
+  }),
   evaluator: ZEvaluatorRef,
   algorithm: z.object({ name: ZName, config: z.record(z.string(), ZJson) }),
   codeRevision: z.string().regex(/^[0-9a-f]{7,64}$/, "must be a commit hash (7–64 lowercase hex)"),
