@@ -2,7 +2,7 @@
 // export with an empty 405, and a path no route serves with its HTML 404 page: neither names what is
 // wrong. Route modules under app/api and app/v1 export all of API_METHODS through `apiRoute`, and the
 // catch-all routes answer unknown paths with `unknownEndpoint`.
-import { NUL_REFUSAL, urlHasNul } from "./nul";
+import { NUL_REFUSAL, nulInUrl } from "./nul";
 
 export const API_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type ApiMethod = (typeof API_METHODS)[number];
@@ -19,8 +19,10 @@ export function apiRoute<C>(served: Partial<Record<ApiMethod, RouteHandler<C>>>)
   const allowed = API_METHODS.filter((m) => served[m]);
   const refuse: RouteHandler<C> = (request) =>
     json(405, { error: "method_not_allowed", message: `${request.method} is not allowed on ${new URL(request.url).pathname.slice(0, 200)}: use ${allowed.join(" or ")}` }, { allow: allowed.join(", ") });
-  const guarded = (handler: RouteHandler<C>): RouteHandler<C> => (request, ctx) =>
-    urlHasNul(new URL(request.url)) ? json(400, { error: "bad_request", message: `the URL ${NUL_REFUSAL}: %00 in its path or query string` }) : handler(request, ctx);
+  const guarded = (handler: RouteHandler<C>): RouteHandler<C> => (request, ctx) => {
+    const where = nulInUrl(new URL(request.url));
+    return where ? json(400, { error: "bad_request", field: where, message: `the URL ${NUL_REFUSAL}: %00 in its path or query string` }) : handler(request, ctx);
+  };
   return Object.fromEntries(API_METHODS.map((m) => [m, guarded(served[m] ?? refuse)])) as Record<ApiMethod, RouteHandler<C>>;
 }
 

@@ -25,6 +25,7 @@ export function nulPath(value: unknown, maxNodes = 1_000_000): string | null {
 }
 
 /** "%00" anywhere in a URL's path or query string (decoded, it is a NUL). */
-export function urlHasNul(url: URL): boolean {
-  return /%00/i.test(url.pathname) || /%00/i.test(url.search);
+/** Where a URL holds an encoded NUL: "path", "query", or null. */
+export function nulInUrl(url: URL): "path" | "query" | null {
+  return /%00/i.test(url.pathname) ? "path" : /%00/i.test(url.search) ? "query" : null;
 }
