@@ -1,4 +1,5 @@
-// Reading a gate API request: its JSON body (UTF-8, at most 64 levels deep, no NUL anywhere, an object) and
+// Reading a gate API request: its JSON body (UTF-8, at most 64 levels deep, no NUL anywhere, every number
+// finite, an object) and
 // its validation against a zod schema, refused as a 400 naming the first field at fault as the request
 // spells it (`cases.3.id: duplicates cases.1.id`).
 import type { z } from "zod";
@@ -9,6 +10,17 @@ import { checkDepth, HttpError, MAX_JSON_DEPTH } from "@/server/store/http/io";
 import { badField, GateApiError } from "./answer";
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Where the first number JSON.parse made infinite (`1e999`) is, as a dotted path, or null. */
+function nonFinitePath(value: unknown): string | null {
+  const stack: [unknown, string][] = [[value, ""]];
+  while (stack.length) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === "number" && !Number.isFinite(v)) return at;
+    if (v !== null && typeof v === "object") for (const [k, child] of Object.entries(v)) stack.push([child, at ? `${at}.${k}` : k]);
+  }
+  return null;
+}
 
 /** The request's body as a JSON object. */
 export async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
@@ -33,6 +45,9 @@ export async function readJsonBody(request: Request): Promise<Record<string, unk
   }
   const nul = nulPath(value);
   if (nul !== null) throw badField(nul || "body", NUL_REFUSAL);
+  // Kept as the caller sent it (inputs, expected outputs), a number must have a JSON form to be hashed and served.
+  const infinite = nonFinitePath(value);
+  if (infinite !== null) throw badField(infinite || "body", "must be a finite number (this one is beyond ±1.8e308)");
   if (value === null || typeof value !== "object" || Array.isArray(value)) throw badField("body", "must be a JSON object");
   return value as Record<string, unknown>;
 }

@@ -40,7 +40,9 @@ export async function gateWorld(dialect: Dialect, label: string): Promise<GateWo
   const database = await createTestDatabase(dialect, label);
   const store = createStore(database, { scanDebounceMs: 0 });
   const handler = createStoreHandler({ store, db: database.db, allowAnonymous: false });
-  const notNext = (_req: http.IncomingMessage, res: http.ServerResponse) => void res.writeHead(404).end("not served here");
+  // What Next.js would serve: only the health check, which the hostile runner polls.
+  const notNext = (req: http.IncomingMessage, res: http.ServerResponse) =>
+    void (req.url === "/api/health" ? res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}') : res.writeHead(404).end("not served here"));
   const server = createLightgateServer(handler, notNext, { gateApi: (request) => serveGateApi(database, request) });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
