@@ -1,10 +1,13 @@
 // The Lightgate server process (started by scripts/start.ts): one node:http server in which the store API
 // (/v1/agl/*, /v1/traces and the OTLP signals it refuses) takes a fast path straight to the store's handler,
-// and everything else — dashboard, tRPC, auth, pointers, receipts — goes to Next.js. Runners send many small
-// requests; going through Next's router for each one cost ~10× in throughput (see README "Store throughput").
+// the gate API (/v1/gate/*) one straight to its handler (whole bodies: Next's proxy would truncate a large
+// dataset), and everything else — dashboard, tRPC, auth, pointers, receipts — goes to Next.js. Runners send
+// many small requests; going through Next's router for each one cost ~10× in throughput (see README "Store throughput").
 // The app/v1 route handlers stay, so plain `next start` serves the same API, only slower. The routing and
 // the request-body limits live in server/http/server-listener.ts.
 import next from "next";
+import { getDatabase } from "../server/db/client";
+import { serveGateApi } from "../server/gate-api/http";
 import { createLightgateServer } from "../server/http/server-listener";
 import { getStoreRuntime, startStoreBackground } from "../server/store/runtime";
 
@@ -18,7 +21,9 @@ await app.prepare();
 const store = await getStoreRuntime();
 await startStoreBackground();
 
-const server = createLightgateServer(store.serve, (req, res) => handleNext(req, res), { fallbackHost: hostname });
+const database = await getDatabase();
+const gateApi = (request: Request) => serveGateApi(database, request);
+const server = createLightgateServer(store.serve, (req, res) => handleNext(req, res), { fallbackHost: hostname, gateApi });
 server.listen(port, hostname, () => console.log(`Ready on http://${hostname}:${port}`));
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {

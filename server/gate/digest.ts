@@ -19,10 +19,19 @@ export function digestHex(digest: Digest): string {
 const MOVING_NAMES = new Set([
   "latest", "head", "current", "default", "newest", "tip", "main", "master", "stable",
   "production", "prod", "live", "next", "approved", "candidate", "champion",
+  "last", "recent", "nightly", "trunk", "upstream",
 ]);
 
-/** The moving name inside an identifier (`latest`, `model@latest`, `rs-head`…), or null when there is none. */
+// A version range (`^1.2`, `~1`, `>=2`, `1.x`, `*`, `1 || 2`) names whichever version matches it today.
+const RANGE = /[*^~<>|]|^v?\d+(\.\d+)*\.[xX](\.[\dxX]+)*$/;
+
+/**
+ * The moving name inside an identifier (`latest`, `model@latest`, `rs-head`, `latestModel`, `^1.2`…), or null
+ * when there is none. Words are split at separators and at camelCase humps, so `latestCandidate` is caught.
+ */
 export function movingNameIn(id: string): string | null {
-  for (const part of id.toLowerCase().split(/[\s@:/#._-]+/)) if (MOVING_NAMES.has(part)) return part;
+  if (RANGE.test(id.trim())) return id.trim();
+  const words = id.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[\s@:/#._-]+/);
+  for (const part of words) if (MOVING_NAMES.has(part)) return part;
   return null;
 }

@@ -26,7 +26,7 @@ export function apiRoute<C>(served: Partial<Record<ApiMethod, RouteHandler<C>>>)
   return Object.fromEntries(API_METHODS.map((m) => [m, guarded(served[m] ?? refuse)])) as Record<ApiMethod, RouteHandler<C>>;
 }
 
-const ENDPOINTS = "/v1/agl/…, /v1/traces, /v1/pointers/<agent>/<approved-default|latest-candidate|canary|history>, /v1/receipts/<candidateId>, /v1/receipts/public-key, /api/trpc/<procedure>, /api/auth/<sign-in/email|sign-out|get-session>, /api/health";
+const ENDPOINTS = "/v1/agl/…, /v1/traces, /v1/gate/… (datasets, receipts, gate-runs, verifications), /v1/pointers/<agent>/<approved-default|latest-candidate|canary|history>, /v1/receipts/<candidateId>, /v1/receipts/public-key, /api/trpc/<procedure>, /api/auth/<sign-in/email|sign-out|get-session>, /api/health";
 
 /** A JSON 404 for a path under /api or /v1 that no route serves, listing the ones that exist. */
 export function unknownEndpoint(request: Request): Response {

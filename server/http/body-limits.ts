@@ -10,7 +10,7 @@ const MiB = 1024 * KiB;
 export type RefusalFormat = "message" | "trpc" | "store" | "otlp";
 
 export type BodyLimit = {
-  family: "auth" | "trpc" | "store" | "otlp" | "gate" | "pages";
+  family: "auth" | "trpc" | "store" | "otlp" | "gate" | "gate-datasets" | "gate-api" | "pages";
   /** Largest body accepted, in bytes; for OTLP also after gunzip. */
   bytes: number;
   /**
@@ -62,6 +62,25 @@ export const BODY_LIMITS: readonly Entry[] = [
     format: "otlp",
     label: "OTLP exports (/v1/traces)",
     why: "the Python runner and the LLM proxy export one span per request, Lightgate's runner one attempt's spans: kilobytes; the limit also holds after gunzip (gzip bombs)",
+  },
+  // Before "gate-api": the first entry whose path prefixes the request's wins.
+  {
+    family: "gate-datasets",
+    paths: ["/v1/gate/datasets"],
+    bytes: 16 * MiB,
+    inFlight: 32 * MiB,
+    format: "message",
+    label: "published gate datasets (/v1/gate/datasets)",
+    why: "a held-out or canary set of up to 10,000 cases, each with its input and expected output: 16 MiB is 1.6 KB per case",
+  },
+  {
+    family: "gate-api",
+    paths: ["/v1/gate"],
+    bytes: 1 * MiB,
+    inFlight: 16 * MiB,
+    format: "message",
+    label: "the gate API (/v1/gate)",
+    why: "a receipt declaration, a bind, a gate-run request or a verification: a few KB (a declaration's algorithm config the most)",
   },
   {
     family: "gate",

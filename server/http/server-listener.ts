@@ -1,7 +1,7 @@
 // The production server's request routing (scripts/serve.ts), framework-free so tests can start it without
 // a Next.js build: the store API (/v1/agl/*, /v1/traces and the OTLP signals it refuses) takes the fast
-// path straight to the store's handler; everything else — dashboard, tRPC, auth, pointers, receipts — goes
-// to Next.js. Before Next sees a request, a declared body over its route's limit (body-limits.ts) is
+// path straight to the store's handler, the gate API (/v1/gate/*) straight to its web handler; everything
+// else — dashboard, tRPC, auth, pointers, receipts — goes to Next.js. Before Next sees a request, a declared body over its route's limit (body-limits.ts) is
 // refused; a streamed one is counted by the route handler (web-body.ts); and whatever Next answers, a body
 // still arriving after the answer is never read — the connection is closed.
 import http from "node:http";
@@ -10,8 +10,11 @@ import type { StoreHandler } from "@/server/store/http/exchange";
 import { nodeListener } from "@/server/store/http/node-server";
 import { declaresBody } from "./body-limits";
 import { applyServerTimeouts, checkContinue, closeAfterAnswer, declaredRefusal, nodeHeaderReader, requestUrl, sendRefusal } from "./node-body";
+import { webFastPath } from "./web-fast-path";
 
 export const STORE_PATH = /^\/v1\/(agl\/|traces\/?(\?|$)|metrics\/?(\?|$)|logs\/?(\?|$)|development\/profiles\/?(\?|$))/;
+/** The gate API (server/gate-api): served past Next.js too, so a 16 MiB dataset reaches its handler whole. */
+export const GATE_API_PATH = /^\/v1\/gate(\/|\?|$)/;
 
 export type NextRequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => unknown;
 
@@ -20,12 +23,16 @@ export type ListenerOptions = {
   fallbackHost?: string;
   /** Proxy hops whose X-Forwarded-For entries are trusted for the client's address (default: LIGHTGATE_TRUSTED_PROXY_HOPS). */
   proxyHops?: number;
+  /** The gate API's handler (`serveGateApi` over the server's database); without it, Next.js serves /v1/gate. */
+  gateApi?: (request: Request) => Promise<Response>;
 };
 
 export function lightgateListener(handleStore: http.RequestListener, handleNext: NextRequestHandler, opts: ListenerOptions = {}): http.RequestListener {
   const fallbackHost = opts.fallbackHost ?? "127.0.0.1";
+  const handleGate = opts.gateApi && webFastPath(opts.gateApi, fallbackHost);
   return (req, res) => {
     if (STORE_PATH.test(req.url ?? "")) return handleStore(req, res);
+    if (handleGate && GATE_API_PATH.test(req.url ?? "")) return handleGate(req, res);
     const refusal = declaredRefusal(req, requestUrl(req, fallbackHost));
     if (refusal) return sendRefusal(req, res, refusal);
     if (declaresBody(nodeHeaderReader(req.headers))) closeAfterAnswer(req, res);

@@ -1,6 +1,6 @@
 // Body limits on the web-standard path: Next.js route handlers (plain `next start`, and everything the
 // production server hands to Next). The limits come from the one table (body-limits.ts).
-import { BodyAbortedError, BodyTooLargeError, bodyLimitOf, bodyTicket, declaredTooLarge, ServerBusyError, type BodyLimit, type BodyTicket } from "./body-limits";
+import { BodyAbortedError, BodyTooLargeError, bodyLimitFor, bodyLimitOf, bodyTicket, declaredTooLarge, ServerBusyError, type BodyLimit, type BodyTicket } from "./body-limits";
 import { bodyRefusalResponse } from "./refusals";
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {
@@ -57,12 +57,14 @@ export async function readWebBody(request: Request, limit: BodyLimit, ticket: Bo
 /**
  * A route handler whose request body is held to its family's limits: refused (413 over the limit, 503 when
  * the family's in-flight budget is spent; the family's error shape, `Connection: close`), otherwise read
- * once and handed on as a buffered Request. GET and HEAD take no body.
+ * once and handed on as a buffered Request. GET and HEAD take no body. `"by-path"`: the family is the one
+ * the table gives the request's path (`bodyLimitFor`, as the production server judges it), for a route
+ * file that serves paths of several families.
  */
-export function withBodyLimit<Rest extends unknown[]>(family: BodyLimit["family"], handler: (request: Request, ...rest: Rest) => Promise<Response>) {
-  const base = bodyLimitOf(family);
+export function withBodyLimit<Rest extends unknown[]>(family: BodyLimit["family"] | "by-path", handler: (request: Request, ...rest: Rest) => Promise<Response>) {
+  const base = family === "by-path" ? null : bodyLimitOf(family);
   return async (request: Request, ...rest: Rest): Promise<Response> => {
-    const limit = request.method === "GET" || request.method === "HEAD" ? { ...base, bytes: 0 } : base;
+    const limit = base === null ? bodyLimitFor(new URL(request.url).pathname, request.method) : request.method === "GET" || request.method === "HEAD" ? { ...base, bytes: 0 } : base;
     const ticket = bodyTicket(limit);
     try {
       const declared = declaredTooLarge(request.headers, request.method, limit);

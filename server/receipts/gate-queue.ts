@@ -60,7 +60,7 @@ async function runOne(database: Database, runId: string, candidateId: string) {
   if (loaded.chain.length === 0) await openReceipt(database, candidateId);
   loaded = await loadReceipt(database, candidateId);
   const versions = await currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as `sha256:${string}` });
-  if (!loaded.receipt!.stage2) await sealLink(database, candidateId, "stage2", await stage2FromStore(database, candidate.resourcesId, versions));
+  if (!loaded.receipt!.stage2) await sealLink(database, candidateId, "stage2", await stage2FromStore(database, candidate, versions));
   const stage3 = await runAdmissionGate(database, loaded.receipt!.stage1, versions, runId);
   const link = await sealLink(database, candidateId, "stage3", stage3 as LinkContent<"stage3">);
   await recordCheckResults(database, candidateId);

@@ -79,7 +79,7 @@ export async function seedReferenceDemo(
     const candidate = await registerCandidate(database, { agent: AGENT, resource, stage1: raw.stage1, actor: TRAINER });
     await openReceipt(database, candidate.id, { sealedAt: at(0) });
     const versions = await currentVersions(database.db, AGENT);
-    const stage2 = await stage2FromStore(database, raw.candidate.resourceId, versions);
+    const stage2 = await stage2FromStore(database, { id: candidate.id, resourcesId: raw.candidate.resourceId }, versions);
     await sealLink(database, candidate.id, "stage2", stage2, { sealedAt: at(5) });
     const { resolution, lockedGate, canary, rollbackTest } = raw;
     const computedAt = at(7);

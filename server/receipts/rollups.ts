@@ -1,10 +1,12 @@
 // Per-rollout evidence rollups kept beside the store. A rollout's rollup (span families per attempt, attempt
 // reasons, final reward) is recomputed only when what it was computed from changed (span sequence, attempts,
-// status, end time), so the gate reads O(rollouts) rows and never scans spans per request.
+// status, end time), so the gate reads O(rollouts) rows and never scans spans per request. Stage 2 admits
+// the rollouts that ran the candidate (internal runs) or the windows its HTTP declaration names.
 import type { Database, Db, Tx } from "@/server/db/client";
 import { rollupRollout, type StoreAttempt, type StoreSpan } from "@/server/gate/evidence/spans";
 import type { RolloutRollup, Stage2 } from "@/server/gate/receipt/stage2";
 import type { VersionSet } from "@/server/gate/versions";
+import { declarationOfCandidate, type DeclarationRecord } from "./declarations";
 
 const CHUNK = 200;
 
@@ -48,13 +50,10 @@ async function computeRollups(db: Db | Tx, heads: readonly RolloutHead[]): Promi
   return out;
 }
 
-/** Brings the rollups of every rollout that ran `resourcesId` up to date; returns how many were recomputed. */
-export async function refreshRollups(database: Database, resourcesId: string): Promise<number> {
-  const heads: RolloutHead[] = await database.db.storeRollout.findMany({
-    where: { resourcesId },
-    select: { rolloutId: true, status: true, mode: true, startTime: true, endTime: true, spanSeq: true, attemptCount: true, resourcesId: true },
-  });
-  const known = new Map((await database.db.rolloutRollup.findMany({ where: { resourcesId }, select: { rolloutId: true, sourceKey: true } })).map((r) => [r.rolloutId, r.sourceKey]));
+const HEAD_COLUMNS = { rolloutId: true, status: true, mode: true, startTime: true, endTime: true, spanSeq: true, attemptCount: true, resourcesId: true } as const;
+
+/** Recomputes the rollups of `heads` whose stored source key (`known`) is not theirs; returns how many. */
+async function refreshStale(database: Database, heads: readonly RolloutHead[], known: ReadonlyMap<string, string>): Promise<number> {
   const stale = heads.filter((h) => known.get(h.rolloutId) !== sourceKeyOf(h));
   for (let i = 0; i < stale.length; i += CHUNK) {
     const chunk = stale.slice(i, i + CHUNK);
@@ -68,6 +67,23 @@ export async function refreshRollups(database: Database, resourcesId: string): P
     });
   }
   return stale.length;
+}
+
+/** Brings the rollups of these rollouts up to date; returns how many were recomputed. */
+async function refreshRollupsOf(database: Database, heads: readonly RolloutHead[]): Promise<number> {
+  const known = new Map<string, string>();
+  for (let i = 0; i < heads.length; i += 500) {
+    const ids = heads.slice(i, i + 500).map((h) => h.rolloutId);
+    for (const r of await database.db.rolloutRollup.findMany({ where: { rolloutId: { in: ids } }, select: { rolloutId: true, sourceKey: true } })) known.set(r.rolloutId, r.sourceKey);
+  }
+  return refreshStale(database, heads, known);
+}
+
+/** Brings the rollups of every rollout that ran `resourcesId` up to date; returns how many were recomputed. */
+export async function refreshRollups(database: Database, resourcesId: string): Promise<number> {
+  const heads: RolloutHead[] = await database.db.storeRollout.findMany({ where: { resourcesId }, select: HEAD_COLUMNS });
+  const known = new Map((await database.db.rolloutRollup.findMany({ where: { resourcesId }, select: { rolloutId: true, sourceKey: true } })).map((r) => [r.rolloutId, r.sourceKey]));
+  return refreshStale(database, heads, known);
 }
 
 /** The stored rollups of every rollout that ran `resourcesId`, in start order. */
@@ -86,10 +102,59 @@ function windowOf(rollouts: readonly RolloutRollup[], fallback: Date): Window {
   return { from: iso(Math.min(...starts)), to: iso(Math.max(...ends, ...starts)) };
 }
 
-/** Stage 2 of a candidate from the store: fresh rollups of the rollouts that ran it, with the versions in force. */
-export async function stage2FromStore(database: Database, resourcesId: string, versions: VersionSet, now: Date = new Date()): Promise<Stage2> {
-  await refreshRollups(database, resourcesId);
-  const rollouts = await readRollups(database.db, resourcesId);
+/** The stored rollups of these rollouts, in start order. */
+async function readRollupsOf(db: Db | Tx, rolloutIds: readonly string[]): Promise<RolloutRollup[]> {
+  const rows: { rolloutId: string; startTime: number; rollup: string }[] = [];
+  for (let i = 0; i < rolloutIds.length; i += 500) {
+    rows.push(...(await db.rolloutRollup.findMany({ where: { rolloutId: { in: rolloutIds.slice(i, i + 500) } }, select: { rolloutId: true, startTime: true, rollup: true } })));
+  }
+  rows.sort((a, b) => a.startTime - b.startTime || (a.rolloutId < b.rolloutId ? -1 : a.rolloutId > b.rolloutId ? 1 : 0));
+  return rows.map((r) => JSON.parse(r.rollup) as RolloutRollup);
+}
+
+// A rollout the gate itself asked for (locked gate, canary, rollback probe) says so in its metadata.
+const PHASE_KEY = "lightgate.phase";
+function ranForTheGate(metadata: string | null): boolean {
+  if (metadata === null || !metadata.includes(`"${PHASE_KEY}"`)) return false; // the common case, without a parse
+  const parsed = JSON.parse(metadata) as unknown;
+  return parsed !== null && typeof parsed === "object" && Object.hasOwn(parsed, PHASE_KEY);
+}
+
+/**
+ * The rollouts a declared receipt admits to stage 2: train/val rollouts of no gate phase, started between
+ * the declaration and the bind, that carry the receipt's tag (`lightgate.receipt`) or ran one of its
+ * training resources ids or the candidate's own resources id.
+ */
+async function admittedHeads(db: Db | Tx, declaration: DeclarationRecord, candidateResourcesId: string): Promise<RolloutHead[]> {
+  const from = declaration.declaredAt.getTime() / 1000;
+  const to = (declaration.boundAt ?? new Date()).getTime() / 1000;
+  const resourcesIds = [...new Set([...declaration.declaration.trainingResourcesIds, candidateResourcesId])];
+  const rows = await db.storeRollout.findMany({
+    where: { mode: { in: ["train", "val"] }, startTime: { gte: from, lte: to }, OR: [{ receiptTag: declaration.id }, { resourcesId: { in: resourcesIds } }] },
+    select: { ...HEAD_COLUMNS, metadata: true },
+  });
+  return rows.filter((r) => !ranForTheGate(r.metadata)).map(({ metadata: _m, ...head }) => head);
+}
+
+/** Which candidate a stage 2 is for: its id (a declared receipt admits its own windows) and resources id. */
+export type Stage2Candidate = { id: string; resourcesId: string };
+
+/**
+ * Stage 2 of a candidate from the store: fresh rollups of its admitted rollouts, with the versions in force.
+ * A candidate bound from a declaration (`POST /v1/gate/receipts`) admits the windows its declaration names;
+ * one registered directly (internal training runs) admits the rollouts that ran its resources id.
+ */
+export async function stage2FromStore(database: Database, candidate: Stage2Candidate, versions: VersionSet, now: Date = new Date()): Promise<Stage2> {
+  const declaration = await declarationOfCandidate(database.db, candidate.id);
+  let rollouts: RolloutRollup[];
+  if (declaration) {
+    const heads = await admittedHeads(database.db, declaration, candidate.resourcesId);
+    await refreshRollupsOf(database, heads);
+    rollouts = await readRollupsOf(database.db, heads.map((h) => h.rolloutId));
+  } else {
+    await refreshRollups(database, candidate.resourcesId);
+    rollouts = await readRollups(database.db, candidate.resourcesId);
+  }
   const training = windowOf(rollouts.filter((r) => r.mode !== "val" && r.mode !== "test"), now);
   const validation = windowOf(rollouts.filter((r) => r.mode === "val"), now);
   const all = windowOf(rollouts, now);

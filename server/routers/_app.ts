@@ -15,6 +15,7 @@ import { auditRouter } from "./audit/_router";
 import { approvalsRouter } from "./approvals/_router";
 import { candidatesRouter } from "./candidates/_router";
 import { registriesRouter } from "./registries/_router";
+import { verificationsRouter } from "./verifications/_router";
 
 export const appRouter = createTRPCRouter({
   system: systemRouter,
@@ -32,6 +33,7 @@ export const appRouter = createTRPCRouter({
   candidates: candidatesRouter,
   registries: registriesRouter,
   evaluations: evaluationsRouter,
+  verifications: verificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

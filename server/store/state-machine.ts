@@ -2,6 +2,8 @@
 // plus Lightgate's attempt reasons. No database here: the programs in this folder call these.
 import {
   EXPECTED_ATTEMPTS_KEY,
+  RECEIPT_TAG_KEY,
+  RECEIPT_TAG_MAX,
   QUEUE_STATUSES,
   TERMINAL_ROLLOUT_STATUSES,
   type AttemptReason,
@@ -48,6 +50,13 @@ export function expectedAttemptsFrom(metadata: JsonObject | null | undefined): n
   const raw = metadata?.[EXPECTED_ATTEMPTS_KEY];
   const n = typeof raw === "string" ? Number(raw) : raw;
   return typeof n === "number" && Number.isInteger(n) && n >= 1 ? Math.min(n, 1_000_000) : 1;
+}
+
+/** metadata["lightgate.receipt"] when it is a non-empty string of at most 64 characters, else null. */
+export function receiptTagFrom(metadata: JsonObject | null | undefined): string | null {
+  if (!metadata || !Object.hasOwn(metadata, RECEIPT_TAG_KEY)) return null;
+  const tag = metadata[RECEIPT_TAG_KEY];
+  return typeof tag === "string" && tag.length > 0 && tag.length <= RECEIPT_TAG_MAX ? tag : null;
 }
 
 export type WorkerPatch = {

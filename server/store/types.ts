@@ -26,6 +26,9 @@ export const QUEUE_STATUSES: readonly RolloutStatus[] = ["queuing", "requeuing"]
 
 /** Metadata key with which a rollout declares its planned attempts (attempts 2..n are expected resamples). */
 export const EXPECTED_ATTEMPTS_KEY = "lightgate.expected_attempts";
+/** Metadata key naming the receipt whose training a rollout belongs to (copied into store_rollouts.receipt_tag). */
+export const RECEIPT_TAG_KEY = "lightgate.receipt";
+export const RECEIPT_TAG_MAX = 64;
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };

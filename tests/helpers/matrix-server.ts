@@ -1,6 +1,6 @@
 // Lightgate's HTTP surface on a real node:http server, mounted as the app mounts it: the store API and
 // OTLP on the node:http fast path (scripts/serve.ts), and — as app/**/route.ts do — tRPC's fetch handler,
-// better-auth, and the gate's pointer and receipt handlers. tests/integration/auth/route-inventory.test.ts
+// better-auth, the gate's pointer and receipt handlers and the gate API. tests/integration/auth/route-inventory.test.ts
 // checks that every route file delegates to the handler mounted here.
 //
 // `refusing: true` serves the same handlers over a store and a database that fail on any use beyond
@@ -12,6 +12,7 @@ import { handleAuthRequest } from "@/server/auth/http";
 import { publicOrigin } from "@/server/auth/origin";
 import type { Database } from "@/server/db/client";
 import { handlePublicKeyRequest, servePointerPath, serveReceiptPath } from "@/server/receipts/http";
+import { serveGateApi } from "@/server/gate-api/http";
 import { unknownEndpoint } from "@/server/http/api-route";
 import { STORE_PATH } from "@/server/http/server-listener";
 import { handleTrpcRequest } from "@/server/trpc-http";
@@ -100,6 +101,7 @@ function appRoutes(database: Database, refusing: boolean): (request: Request) =>
     if (pathname === "/v1/receipts/public-key") return handlePublicKeyRequest(identified, request);
     if (pathname.startsWith("/v1/pointers/")) return servePointerPath(identified, request);
     if (pathname.startsWith("/v1/receipts/")) return serveReceiptPath(identified, request);
+    if (pathname === "/v1/gate" || pathname.startsWith("/v1/gate/")) return serveGateApi(identified, request);
     // The catch-all routes (app/api/[...path], app/v1/[...path]) for a one-segment path nothing else serves;
     // deeper unknown paths stay marked, so a route file the matrix does not mount still shows.
     if (/^\/(api|v1)\/[^/]+$/.test(pathname)) return unknownEndpoint(request);

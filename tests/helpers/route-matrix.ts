@@ -2,11 +2,15 @@
 //   /v1/agl/*   server/store/http/routes.ts `ROUTES[].access`  (API keys only: "read" = any valid key)
 //   OTLP        server/store/http/handler.ts `OTLP_SIGNALS`    (same rule as the store's routes)
 //   pointers, receipts  server/receipts/http.ts `GATE_ROUTE_ACCESS` (any valid key, or a session with a scope)
+//   /v1/gate/*  server/gate-api/routes.ts `GATE_API_ROUTES[].access` (a scope for every agent, the body's agent
+//               or the record's; "read" = any valid key or dashboard:read)
 //   /api/auth/* server/auth/auth-paths.ts `SERVED_AUTH_PATHS` (every other path answers 404)
 //   /api/health public by design (server/system/health.ts)
 // Verdicts for scopes always come from lib/auth/scopes.ts `grantsAllow`.
 import { grantsAllow, type RoleGrant } from "@/lib/auth/scopes";
 import { SERVED_AUTH_PATHS, type AuthPathAccess } from "@/server/auth/auth-paths";
+import type { GateApiAccess } from "@/server/gate-api/access";
+import { GATE_API_ROUTES } from "@/server/gate-api/routes";
 import { GATE_ROUTE_ACCESS, type GateRouteAccess } from "@/server/receipts/http";
 import type { Access } from "@/server/store/http/auth";
 import { OTLP_SIGNALS } from "@/server/store/http/handler";
@@ -25,7 +29,7 @@ export function routeCallers(): Caller[] {
 export type RouteVerdict = "allowed" | "unauthorized" | "forbidden" | "not-served";
 
 export type RouteCell = {
-  family: "store" | "otlp" | "gate" | "auth" | "health";
+  family: "store" | "otlp" | "gate" | "gate-api" | "auth" | "health";
   method: string;
   path: string;
   /** JSON text sent as the body (a well-behaved client's minimal request), if any. */
@@ -78,6 +82,31 @@ export function gateCells(callers: Caller[]): RouteCell[] {
   const pointers = [AGENT_X, AGENT_Y].flatMap((agent) => POINTER_NAMES.map((name) => ({ path: `/v1/pointers/${agent}/${name}`, access: GATE_ROUTE_ACCESS.pointer, agent })));
   const routes = [...pointers, { path: `/v1/receipts/${PROBE}`, access: GATE_ROUTE_ACCESS.receipt, agent: null }, { path: "/v1/receipts/public-key", access: GATE_ROUTE_ACCESS.publicKey, agent: null }];
   return routes.flatMap((r) => callers.map((caller): RouteCell => ({ family: "gate", method: "GET", path: r.path, caller, expected: gateVerdict(r.access, caller, r.agent) })));
+}
+
+/** The gate API's rule: every caller identified first; then the route's scope, for whichever agent it names. */
+function gateApiVerdict(access: GateApiAccess, caller: Caller, agent: string | null): RouteVerdict {
+  if (caller.kind === "nobody" || caller.kind === "invalid-key") return "unauthorized";
+  if (access.scope === "read") return caller.kind === "service" || grantsAllow(caller.grants, "dashboard:read", null) ? "allowed" : "forbidden";
+  const scope = access.scope;
+  const holds = (a: string | null) => grantsAllow(caller.grants, scope, a);
+  if (access.agent === "none") return holds(null) ? "allowed" : "forbidden";
+  if (access.agent === "body") return holds(agent) ? "allowed" : "forbidden";
+  // "record": a caller who holds the scope for some agent gets past the door (an unknown record is then a 404).
+  return holds(null) || caller.grants.some((g) => g.agent !== null && holds(g.agent)) ? "allowed" : "forbidden";
+}
+
+/** The URL the matrix sends for a gate API route (its named segments filled in). */
+export const gateApiRoutePath = (path: string) => path.replace(/:[a-z_]+/g, PROBE);
+
+export function gateApiCells(callers: Caller[]): RouteCell[] {
+  return GATE_API_ROUTES.flatMap((route) => {
+    const path = gateApiRoutePath(route.path);
+    // A route that takes its agent from the body is sent about the agent per-agent roles hold, and another.
+    const sends: [string | undefined, string | null][] =
+      route.access.agent === "body" ? [AGENT_X, AGENT_Y].map((a) => [JSON.stringify({ agent: a }), a]) : [[route.method === "POST" ? "{}" : undefined, null]];
+    return sends.flatMap(([body, agent]) => callers.map((caller): RouteCell => ({ family: "gate-api", method: route.method, path, body, caller, expected: gateApiVerdict(route.access, caller, agent) })));
+  });
 }
 
 export function healthCells(callers: Caller[]): RouteCell[] {

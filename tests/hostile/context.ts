@@ -1,11 +1,13 @@
 // What every family generator gets: the server, the identities, and real objects to aim at (a running
-// rollout with a span, a finished one, a resources id, the reference candidate and its agent), made
+// rollout with a span, a finished one, a resources id, the reference candidate and its agent, the gate
+// API's exams, receipt and canary task), made
 // through the server's own REST API and — for the reference candidate — the gate's seeding code.
 import fc from "fast-check";
 import { openDatabase } from "@/server/db/client";
 import { resolveDbTarget } from "@/server/db/config";
 import { seedReferenceDemo } from "@/server/receipts/reference-demo";
 import { everyone, type Credentials, type Identity } from "./credentials";
+import { makeGateFixtures, type GateFixtures } from "./gate-fixtures";
 import type { HostileCase } from "./http";
 import type { Procedure } from "./procedures";
 
@@ -20,6 +22,8 @@ export type Fixtures = {
   candidateId: string;
   /** A person the auth family guesses passwords for (and locks out), so the demo people stay usable. */
   target: { email: string; password: string };
+  /** Published exams, a declared receipt, a gate run with a canary task (the gate API's cases aim at them). */
+  gate: GateFixtures;
 };
 export type SuiteContext = { url: URL; creds: Credentials; fixtures: Fixtures; procedures: Procedure[] };
 
@@ -44,8 +48,11 @@ export async function makeFixtures(url: URL, databaseUrl: string, creds: Credent
   // The reference candidate A: a sealed receipt, pointers and their history for the pointers family.
   const database = await openDatabase(resolveDbTarget(databaseUrl));
   let candidateId: string;
+  let gate: GateFixtures;
   try {
     candidateId = (await seedReferenceDemo(database, { only: ["A"], now: new Date() }))[0]!.candidateId;
+    const base = { agent: "support-desk", parent: { resources_id: resources.resources_id, version: 1 }, evaluator: { id: "support-desk-evaluator", version: "3" }, candidateId, finishedRolloutId: finished.rollout_id };
+    gate = await makeGateFixtures(url, creds, database, base);
   } finally {
     await database.close();
   }
@@ -57,7 +64,7 @@ export async function makeFixtures(url: URL, databaseUrl: string, creds: Credent
     body: JSON.stringify({ json: { name: "Hostile Target", email: target.email, password: target.password, grants: [{ role: "viewer", agent: null }] } }),
   });
   if (!person.ok) throw new Error(`fixture people.create: ${person.status} ${await person.text()}`);
-  return { rolloutId: running.rollout_id, attemptId: running.attempt.attempt_id, finishedRolloutId: finished.rollout_id, spanId, resourcesId: resources.resources_id, workerId, agent: "support-desk", candidateId, target };
+  return { rolloutId: running.rollout_id, attemptId: running.attempt.attempt_id, finishedRolloutId: finished.rollout_id, spanId, resourcesId: resources.resources_id, workerId, agent: "support-desk", candidateId, target, gate };
 }
 
 /** Mostly `usual` (so requests get past the door and reach validation), sometimes anybody at all. */

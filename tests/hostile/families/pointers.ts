@@ -1,10 +1,12 @@
 // Pointers and receipts (/v1/pointers/<agent>/<pointer>[?at=], /v1/receipts/<candidateId>, /public-key):
 // real agents and candidates, magic names (`toString`, `__proto__`) and bad percent-encoding in every
-// segment, odd `at` times, extra segments, other methods, as any key, a session or nobody.
+// segment, odd `at` times, extra segments, other methods, as any key, a session or nobody. Half of the draw
+// is the gate API (/v1/gate/*, families/gate.ts), so the family's size — and npm test's cost — stays put.
 import fc from "fast-check";
 import { badPercent, edgeString, OVERSIZE, oversizeJson, protoName, queryOf, segment, encode } from "../atoms";
 import { as, identityFor, type SuiteContext } from "../context";
 import type { FamilyCases } from "../runner";
+import { gateApiCases } from "./gate";
 
 const POINTERS = ["approved-default", "latest-candidate", "canary", "history"];
 
@@ -37,5 +39,6 @@ export function pointerCases(ctx: SuiteContext): FamilyCases {
   const shortPaths = fc.tuple(fc.constantFrom("/v1/pointers", "/v1/pointers/", `/v1/pointers/${f.agent}`, "/v1/receipts", "/v1/receipts/"), who).map(([p, w]) => as(w, { route: "GET /v1/pointers|receipts (incomplete)", method: "GET", path: p, headers: {} }));
   // These routes read no body: a huge one is refused (405) without being buffered.
   const fixed = ["/v1/pointers/support-desk/history", `/v1/receipts/${f.candidateId}`].map((p) => as(ctx.creds.services.release_bot, { route: `POST ${p.startsWith("/v1/p") ? "/v1/pointers/:agent/history" : "/v1/receipts/:candidateId"} (80 MiB)`, method: "POST", path: p, headers: { "content-type": "application/json" }, body: oversizeJson(), mustRefuse: OVERSIZE }));
-  return { fixed, random: fc.oneof({ weight: 6, arbitrary: pointerRequest }, { weight: 3, arbitrary: receiptRequest }, { weight: 1, arbitrary: shortPaths }) };
+  const gate = gateApiCases(ctx, f.gate);
+  return { fixed: [...fixed, ...gate.fixed], random: fc.oneof({ weight: 6, arbitrary: pointerRequest }, { weight: 3, arbitrary: receiptRequest }, { weight: 1, arbitrary: shortPaths }, { weight: 10, arbitrary: gate.random }) };
 }

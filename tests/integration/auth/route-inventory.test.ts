@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OTLP_SIGNALS } from "@/server/store/http/handler";
 import { ROUTES } from "@/server/store/http/routes";
 import { createTestDatabase, type TestDatabase } from "../../helpers/db";
-import { STORE_PATH } from "@/server/http/server-listener";
+import { GATE_API_PATH, STORE_PATH } from "@/server/http/server-listener";
+import { GATE_API_ROUTES } from "@/server/gate-api/routes";
 import { serveMatrixApp, UNMOUNTED, type MatrixServer } from "../../helpers/matrix-server";
-import { routeCallers, storeCells, storeRoutePath } from "../../helpers/route-matrix";
+import { gateApiCells, gateApiRoutePath, routeCallers, storeCells, storeRoutePath } from "../../helpers/route-matrix";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -29,6 +30,7 @@ const ROUTE_FILES: Record<string, { family: string; delegatesTo: string }> = {
   "app/v1/pointers/[agent]/[pointer]/route.ts": { family: "gate (GATE_ROUTE_ACCESS.pointer)", delegatesTo: "servePointerPath(" },
   "app/v1/receipts/[candidateId]/route.ts": { family: "gate (GATE_ROUTE_ACCESS.receipt)", delegatesTo: "serveReceiptPath(" },
   "app/v1/receipts/public-key/route.ts": { family: "gate (GATE_ROUTE_ACCESS.publicKey)", delegatesTo: "handlePublicKeyRequest(" },
+  "app/v1/gate/[...path]/route.ts": { family: "gate API (GATE_API_ROUTES[].access)", delegatesTo: "serveGateApi(" },
 };
 
 const onDisk = (fs.readdirSync(path.join(ROOT, "app"), { recursive: true }) as string[])
@@ -53,9 +55,22 @@ describe("route inventory", () => {
     expect(fs.readFileSync(path.join(ROOT, file), "utf8")).toContain(delegatesTo);
   });
 
-  it("the store's fast path is the one the production server takes", () => {
-    expect(fs.readFileSync(path.join(ROOT, "scripts/serve.ts"), "utf8")).toContain("createLightgateServer(");
+  it("the store's fast path is the one the production server takes, and so is the gate API's (the same handler the route file calls)", () => {
+    const serve = fs.readFileSync(path.join(ROOT, "scripts/serve.ts"), "utf8");
+    expect(serve).toContain("createLightgateServer(");
     expect(STORE_PATH.test("/v1/agl/rollouts") && STORE_PATH.test("/v1/traces") && !STORE_PATH.test("/v1/pointers/a/b")).toBe(true);
+    expect(serve).toMatch(/serveGateApi\(database, request\)[\s\S]*gateApi \}\)/);
+    expect(GATE_API_PATH.test("/v1/gate/datasets") && GATE_API_PATH.test("/v1/gate") && !GATE_API_PATH.test("/v1/gates") && !GATE_API_PATH.test("/v1/agl/x")).toBe(true);
+  });
+
+  it("every gate API route is declared once and some caller is allowed it", () => {
+    const keys = GATE_API_ROUTES.map((r) => `${r.method} ${r.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    const cells = gateApiCells(routeCallers());
+    for (const route of GATE_API_ROUTES) {
+      const allowed = cells.filter((c) => c.method === route.method && c.path === gateApiRoutePath(route.path) && c.expected === "allowed");
+      expect(allowed.length, `${route.method} ${route.path}: no caller is allowed it`).toBeGreaterThan(0);
+    }
   });
 
   it("every OTLP route file is a declared signal, and every declared signal has its route file", () => {

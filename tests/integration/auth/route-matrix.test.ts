@@ -1,5 +1,5 @@
 // The HTTP route matrix on both databases: every store REST route, every OTLP signal, the pointers and
-// receipts, health and every better-auth path × nobody, a key no one was given, each API-key role and each
+// receipts, the gate API, health and every better-auth path × nobody, a key no one was given, each API-key role and each
 // person (a real session: no roles, each role for every agent, each role for one agent). The rule per
 // route comes from where the server declares it (tests/helpers/route-matrix.ts). Refused cells go to a
 // server whose store and database fail on any use beyond identifying the caller; switched-off auth paths
@@ -13,12 +13,12 @@ import { TEST_PASSWORD } from "../../helpers/auth";
 import { browserHeaders, callerHeaders, inParallel, matrixPerson, routeMismatch, routeOverHttp, serviceKeys } from "../../helpers/matrix-client";
 import { serveMatrixApp, type MatrixServer } from "../../helpers/matrix-server";
 import { NOBODY, type Identity } from "../../helpers/permission-matrix";
-import { authCells, authEndpoints, gateCells, healthCells, otlpCells, routeCallers, storeCells, type RouteCell } from "../../helpers/route-matrix";
+import { authCells, authEndpoints, gateApiCells, gateCells, healthCells, otlpCells, routeCallers, storeCells, type RouteCell } from "../../helpers/route-matrix";
 
 const callers = routeCallers();
 // The store takes API keys only, so every cookie meets the same refusal: the strongest people stand for all.
 const keyCallers = callers.filter((c) => c.kind !== "user" || c.label === "admin" || c.label === "admin@agent-x");
-const routeCells = [...storeCells(keyCallers), ...otlpCells(keyCallers), ...gateCells(callers), ...healthCells(callers)];
+const routeCells = [...storeCells(keyCallers), ...otlpCells(keyCallers), ...gateCells(callers), ...gateApiCells(callers), ...healthCells(callers)];
 
 describeEachDialect(`HTTP route matrix (${routeCells.length} route cells + auth paths)`, (dialect) => {
   let database: TestDatabase;

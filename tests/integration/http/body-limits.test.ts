@@ -27,7 +27,7 @@ new protobuf.Root().define("google.rpc").add(Status);
 type Family = { name: string; path: string; method: "GET" | "POST"; limit: number; headers(): Record<string, string>; message(res: { body: Buffer; headers: http.IncomingHttpHeaders }): string };
 
 let db: TestDatabase;
-let keys: { runner: string; algorithm: string };
+let keys: { runner: string; algorithm: string; policy: string };
 const servers: Record<"route handlers" | "production server", string> = { "route handlers": "", "production server": "" };
 const closers: (() => Promise<void>)[] = [];
 
@@ -48,6 +48,8 @@ const FAMILIES: Family[] = [
   },
   { name: "pointers", path: "/v1/pointers/support-desk/approved-default", method: "GET", limit: 0, headers: () => ({ authorization: `Bearer ${keys.runner}` }), message: (r) => json(r).message as string },
   { name: "receipts", path: "/v1/receipts/cand-1", method: "GET", limit: 0, headers: () => ({ authorization: `Bearer ${keys.runner}` }), message: (r) => json(r).message as string },
+  { name: "gate datasets", path: "/v1/gate/datasets", method: "POST", limit: 16 * MiB, headers: () => ({ "content-type": "application/json", authorization: `Bearer ${keys.policy}` }), message: (r) => json(r).message as string },
+  { name: "gate API", path: "/v1/gate/receipts", method: "POST", limit: 1 * MiB, headers: () => ({ "content-type": "application/json", authorization: `Bearer ${keys.algorithm}` }), message: (r) => json(r).message as string },
   { name: "store REST", path: "/v1/agl/queues/rollouts/enqueue", method: "POST", limit: 16 * MiB, headers: () => ({ "content-type": "application/json", authorization: `Bearer ${keys.algorithm}` }), message: (r) => json(r).detail as string },
   {
     name: "OTLP",
@@ -79,6 +81,7 @@ beforeAll(async () => {
   keys = {
     runner: (await createApiKey(db.db, { name: "bodies runner", role: "runner" })).token,
     algorithm: (await createApiKey(db.db, { name: "bodies algorithm", role: "algorithm" })).token,
+    policy: (await createApiKey(db.db, { name: "bodies policy", role: "policy" })).token,
   };
   const mod = async (p: Promise<unknown>) => (await p) as RouteModule;
   const routes: Route[] = [
@@ -88,6 +91,7 @@ beforeAll(async () => {
     { pattern: /^\/v1\/receipts\/([^/]+)$/, module: await mod(import("@/app/v1/receipts/[candidateId]/route")), params: (m) => ({ candidateId: m[1]! }) },
     { pattern: /^\/v1\/agl\//, module: await mod(import("@/app/v1/agl/[...path]/route")) },
     { pattern: /^\/v1\/traces$/, module: await mod(import("@/app/v1/traces/route")) },
+    { pattern: /^\/v1\/gate\//, module: await mod(import("@/app/v1/gate/[...path]/route")) },
   ];
   const routeHandlers = await listen(http.createServer(nextLike(routes)));
   servers["route handlers"] = routeHandlers.url;
@@ -95,7 +99,10 @@ beforeAll(async () => {
   try {
     const { createLightgateServer } = await import("@/server/http/server-listener");
     const { getStoreRuntime } = await import("@/server/store/runtime");
-    const production = await listen(createLightgateServer((await getStoreRuntime()).serve, nextLike(routes)));
+    const { serveGateApi } = await import("@/server/gate-api/http");
+    const { getDatabase } = await import("@/server/db/client");
+    const gateApi = async (request: Request) => serveGateApi(await getDatabase(), request);
+    const production = await listen(createLightgateServer((await getStoreRuntime()).serve, nextLike(routes), { gateApi }));
     servers["production server"] = production.url;
     closers.push(production.close);
   } catch (e) {
@@ -114,8 +121,9 @@ afterAll(async () => {
 /** The in-flight budgets come back to 0 once refused or finished requests are done (polled: release runs on close). */
 async function budgetsReturnToZero() {
   const { bodyBytesInFlight } = await import("@/server/http/body-limits");
-  for (let i = 0; i < 100 && (["auth", "trpc", "store", "otlp"] as const).some((f) => bodyBytesInFlight(f) !== 0); i++) await new Promise((r) => setTimeout(r, 20));
-  expect((["auth", "trpc", "store", "otlp"] as const).map((f) => bodyBytesInFlight(f))).toEqual([0, 0, 0, 0]);
+  const families = ["auth", "trpc", "store", "otlp", "gate-api", "gate-datasets"] as const;
+  for (let i = 0; i < 100 && families.some((f) => bodyBytesInFlight(f) !== 0); i++) await new Promise((r) => setTimeout(r, 20));
+  expect(families.map((f) => bodyBytesInFlight(f))).toEqual(families.map(() => 0));
 }
 
 /** An upload that sends `bytes` of a chunked body and then holds the connection open, unfinished. */
@@ -199,6 +207,20 @@ for (const server of ["route handlers", "production server"] as const) {
       expect(enqueue.status).toBe(201);
       const otlp = await fetch(`${base}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf", authorization: `Bearer ${keys.runner}` }, body: new Uint8Array() });
       expect(otlp.status).toBe(200);
+    });
+
+    it("gate API: a 4 MiB dataset reaches its handler whole; 2 MiB to a route of the 1 MiB family is refused naming that limit", { timeout: 30_000 }, async () => {
+      const base = servers[server];
+      const cases = Array.from({ length: 2_000 }, (_, i) => ({ id: `${server}-${i}`, input: "x".repeat(2_000) }));
+      const dataset = await fetch(`${base}/v1/gate/datasets`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${keys.policy}` }, body: JSON.stringify({ name: `big ${server}`, kind: "held_out", cases }) });
+      expect(dataset.status, await dataset.clone().text()).toBe(201);
+      expect(((await dataset.json()) as { case_count: number }).case_count).toBe(2_000);
+      const before = await rowCounts(db);
+      const declared = await fetch(`${base}/v1/gate/receipts`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${keys.algorithm}` }, body: JSON.stringify({ agent: "a", algorithm: { name: "x", config: { blob: "y".repeat(2 * MiB) } } }) });
+      expect(declared.status).toBe(413);
+      expect(((await declared.json()) as { message: string }).message).toMatch(/1 MiB \(1048576 bytes\) limit for the gate API/);
+      expect(await rowCounts(db)).toEqual(before);
+      await budgetsReturnToZero();
     });
   });
 }

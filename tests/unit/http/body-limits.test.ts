@@ -11,6 +11,9 @@ describe("body limits table", () => {
     expect(bodyLimitFor("/v1/agl/queues/rollouts/enqueue", "POST")).toMatchObject({ family: "store", bytes: 16 * 1024 * 1024 });
     expect(bodyLimitFor("/v1/traces", "POST")).toMatchObject({ family: "otlp", format: "otlp" });
     expect(bodyLimitFor("/v1/pointers/a/approved-default", "POST")).toMatchObject({ family: "gate", bytes: 0 });
+    expect(bodyLimitFor("/v1/gate/datasets", "POST")).toMatchObject({ family: "gate-datasets", bytes: 16 * 1024 * 1024 });
+    expect(bodyLimitFor("/v1/gate/receipts/rcpt-1/candidate", "POST")).toMatchObject({ family: "gate-api", bytes: 1024 * 1024 });
+    expect(bodyLimitFor("/v1/gate/verifications", "POST")).toMatchObject({ family: "gate-api", bytes: 1024 * 1024 });
     expect(bodyLimitFor("/rollouts", "POST")).toEqual(DEFAULT_BODY_LIMIT);
     expect(bodyLimitFor("/v1/tracesX", "POST")).toEqual(DEFAULT_BODY_LIMIT); // a prefix is a whole path segment
   });
@@ -24,6 +27,7 @@ describe("body limits table", () => {
   it("a percent-encoded path cannot pick a larger limit than its route's", () => {
     expect(bodyLimitFor("/api/%61uth/sign-in/email", "POST").bytes).toBe(8 * 1024);
     expect(bodyLimitFor("/api/auth/%zz", "POST").bytes).toBe(8 * 1024);
+    expect(bodyLimitFor("/v1/gate/%64atasets", "POST").bytes).toBe(1024 * 1024); // the datasets route, at the 1 MiB of its spelling
   });
 
   it("judges a declared length from the headers, naming the limit", () => {
