@@ -6,7 +6,7 @@
 import { actorCan } from "@/server/auth/actor";
 import { jsonRequestRefusal } from "@/server/auth/cross-site";
 import type { Database } from "@/server/db/client";
-import { NUL_REFUSAL, urlHasNul } from "@/server/http/nul";
+import { NUL_REFUSAL, nulInUrl } from "@/server/http/nul";
 import { BAD_PERCENT_ENCODING, decodePathSegments, pathNameProblem } from "@/lib/http/path-segments";
 import { answer, GateApiError, refusalAnswer } from "./answer";
 import type { GateCall, GateRoute } from "./access";
@@ -41,7 +41,8 @@ function routeFor(segments: string[], method: string): { route: GateRoute; param
 
 async function serve(database: Database, request: Request): Promise<Response> {
   const url = new URL(request.url);
-  if (urlHasNul(url)) throw new GateApiError(400, "bad_request", `the URL ${NUL_REFUSAL}: %00 in its path or query string`);
+  const nul = nulInUrl(url);
+  if (nul) throw new GateApiError(400, "bad_request", `the URL ${NUL_REFUSAL}: %00 in its path or query string`, nul);
   const segments = decodePathSegments(url.pathname);
   if (segments === null) throw new GateApiError(400, "bad_request", BAD_PERCENT_ENCODING);
   const { route, params } = routeFor(segments, request.method);
