@@ -9,7 +9,11 @@ import { getSessionCookie } from "better-auth/cookies";
 import { isPublicPath, PATH_HEADER, signInUrl } from "@/lib/auth/public-paths";
 import { BAD_PERCENT_ENCODING, decodePathSegments } from "@/lib/http/path-segments";
 
-const API_ROUTES = /^\/(v1|api)\//;
+// The API routes the proxy sees (for the encoding check under plain `next start`): only those with names in
+// their path and no body or a small one. Next.js buffers a body for the proxy up to proxyClientMaxBodySize
+// (64 KiB) and silently cuts what is longer — so tRPC, the store and the gate API never pass through it;
+// scripts/serve.ts checks their paths' encoding itself (server/http/server-listener.ts).
+const API_ROUTES = /^\/(v1\/pointers|v1\/receipts|api\/auth)\//;
 
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
@@ -27,7 +31,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages, and every API route for the encoding check (under scripts/serve.ts the store's /v1/agl and
-  // /v1/traces never reach Next.js: they take the fast path, which checks its own paths); assets pass through.
-  matcher: ["/v1/:path*", "/api/:path*", "/((?!api/|v1/|_next/|favicon\\.ico|.*\\.[A-Za-z0-9]+$).*)"],
+  // Pages, and the API routes named above for the encoding check; assets pass through.
+  matcher: ["/v1/pointers/:path*", "/v1/receipts/:path*", "/api/auth/:path*", "/((?!api/|v1/|_next/|favicon\\.ico|.*\\.[A-Za-z0-9]+$).*)"],
 };

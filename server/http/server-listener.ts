@@ -11,6 +11,15 @@ import { nodeListener } from "@/server/store/http/node-server";
 import { declaresBody } from "./body-limits";
 import { applyServerTimeouts, checkContinue, closeAfterAnswer, declaredRefusal, nodeHeaderReader, requestUrl, sendRefusal } from "./node-body";
 import { webFastPath } from "./web-fast-path";
+import { BAD_PERCENT_ENCODING, decodePathSegments } from "@/lib/http/path-segments";
+import type { Refusal } from "./refusals";
+
+/** 400 for a path that is not valid percent-encoding, in tRPC's shape on tRPC paths, else {error, message}. */
+function badEncoding(url: URL): Refusal {
+  const trpc = url.pathname.startsWith("/api/trpc/");
+  const body = trpc ? { error: { message: BAD_PERCENT_ENCODING, code: -32600, data: { code: "BAD_REQUEST", httpStatus: 400 } } } : { error: "bad_request", message: BAD_PERCENT_ENCODING };
+  return { status: 400, headers: { "content-type": "application/json", "cache-control": "no-store", connection: "close" }, body: JSON.stringify(body) };
+}
 
 export const STORE_PATH = /^\/v1\/(agl\/|traces\/?(\?|$)|metrics\/?(\?|$)|logs\/?(\?|$)|development\/profiles\/?(\?|$))/;
 /** The gate API (server/gate-api): served past Next.js too, so a 16 MiB dataset reaches its handler whole. */
@@ -33,7 +42,11 @@ export function lightgateListener(handleStore: http.RequestListener, handleNext:
   return (req, res) => {
     if (STORE_PATH.test(req.url ?? "")) return handleStore(req, res);
     if (handleGate && GATE_API_PATH.test(req.url ?? "")) return handleGate(req, res);
-    const refusal = declaredRefusal(req, requestUrl(req, fallbackHost));
+    const url = requestUrl(req, fallbackHost);
+    // Next.js decodes dynamic segments itself and answers a bad encoding with its error page (a 500 in
+    // production). Checked here for every path, so proxy.ts need not run — and buffer bodies — for the API.
+    if (decodePathSegments(url.pathname) === null) return sendRefusal(req, res, badEncoding(url));
+    const refusal = declaredRefusal(req, url);
     if (refusal) return sendRefusal(req, res, refusal);
     if (declaresBody(nodeHeaderReader(req.headers))) closeAfterAnswer(req, res);
     // The client's address as this server saw it (never a client-written header), for the sign-in limit.

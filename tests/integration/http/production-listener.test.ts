@@ -1,4 +1,4 @@
-// When Next.js answers before the request body has all arrived (a 404, a 415), the production server never
+// What the production listener (scripts/serve.ts) does in front of Next.js. When Next.js answers before the request body has all arrived (a 404, a 415), the production server never
 // reads the rest and closes the connection. The answer must say `Connection: close`: a keep-alive client told
 // nothing reuses the socket for its next request, which then meets the close ("socket hang up"). Found by the
 // hostile-input bench (2 of 5,000 auth requests went unanswered).
@@ -39,4 +39,13 @@ it("an answer sent before the body arrived says Connection: close, and the next 
   expect(first).toEqual({ status: 404, connection: "close" });
   expect((await send(false)).status).toBe(404);
   agent.destroy();
+});
+
+it("a path that is not valid percent-encoding is a 400 in front of Next.js, in tRPC's shape on tRPC paths", async () => {
+  for (const [path, trpc] of [["/api/trpc/%E0%A4%A", true], ["/v1/gate/%E0%A4%A", false], ["/candidates/%E0%A4%A", false]] as const) {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`);
+    expect(res.status, path).toBe(400);
+    const body = (await res.json()) as { message?: string; error?: { message?: string } };
+    expect(trpc ? body.error?.message : body.message, path).toMatch(/not valid percent-encoding/);
+  }
 });
