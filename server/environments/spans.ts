@@ -76,6 +76,8 @@ export type SpanIds = {
   firstSequenceId?: number;
   /** Weights of the primary reward (the run's reward model); the seed's defaults if omitted. */
   rewardWeights?: Readonly<RewardComponents>;
+  /** Extra attributes of the reward span (a gate rollout names the evaluator that scored it). */
+  rewardAttributes?: SpanAttributes;
 };
 
 /** Deterministic ids, so a re-sent span is a duplicate the store rejects, not a second copy. */
@@ -178,6 +180,7 @@ export function spansFromEpisode(episode: Episode, ids: SpanIds): AglSpan[] {
         [ATTR.protectedReasons]: episode.protected.reasons,
       });
     }
+    if (ids.rewardAttributes) Object.assign(attributes, ids.rewardAttributes);
     spans.push(make("reward", 0, AGL_ANNOTATION, null, clock, clock, attributes, null));
   }
   return spans;
