@@ -78,6 +78,8 @@ export type SpanIds = {
   rewardWeights?: Readonly<RewardComponents>;
   /** Extra attributes of the reward span (a gate rollout names the evaluator that scored it). */
   rewardAttributes?: SpanAttributes;
+  /** Extra attributes of every tool span (a canary names the destination record its tools acted on). */
+  toolAttributes?: SpanAttributes;
 };
 
 /** Deterministic ids, so a re-sent span is a duplicate the store rejects, not a second copy. */
@@ -149,6 +151,7 @@ export function spansFromEpisode(episode: Episode, ids: SpanIds): AglSpan[] {
           [ATTR.toolArguments]: canonicalJson(call.arguments),
           [ATTR.toolOutcome]: call.status,
           [ATTR.stepIndex]: step.index,
+          ...ids.toolAttributes,
         }, call.reason),
       );
     }

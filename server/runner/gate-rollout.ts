@@ -16,7 +16,7 @@ export const GATE_KEYS = {
   case: "lightgate.case",
   /** Reward span: whether the outcome was reached and protected behaviour held. */
   passed: "lightgate.passed",
-  /** Attempt: the destination record (ticket) this attempt acted on, and the episode key it derives from. */
+  /** Attempt and tool spans: the destination record (ticket) acted on; the attempt also names the episode key it derives from. */
   target: "lightgate.target",
   episodeKey: "lightgate.episode_key",
   resourcesId: "lightgate.resources_id",
@@ -84,7 +84,15 @@ export function gateRolloutOf(metadata: JsonObject | null): GateRollout | null {
 /** Outcome reached, and the protected behaviour (if the case has one) held. */
 export const episodePassed = (episode: Episode) => episode.outcomeReached && episode.protected?.pass !== false;
 
-/** The attributes the reward span of a gate rollout carries besides the reward itself. */
-export function gateRewardAttributes(gate: GateRollout, episode: Episode): SpanAttributes {
-  return { [GATE_KEYS.evaluator]: gate.evaluator, [GATE_KEYS.passed]: episodePassed(episode) };
+/**
+ * What a gate rollout's spans carry besides the episode: the reward weighted by the pinned evaluator and
+ * tagged with it and the pass; for an acting phase, every tool span names the record it acted on, so the
+ * gate can attribute each side effect to its target.
+ */
+export function gateSpanAttributes(gate: GateRollout, episode: Episode): { rewardWeights: RewardComponents; rewardAttributes: SpanAttributes; toolAttributes?: SpanAttributes } {
+  return {
+    rewardWeights: gate.weights,
+    rewardAttributes: { [GATE_KEYS.evaluator]: gate.evaluator, [GATE_KEYS.passed]: episodePassed(episode) },
+    ...(gate.acts ? { toolAttributes: { [GATE_KEYS.target]: episode.target } } : {}),
+  };
 }

@@ -18,7 +18,7 @@ import type { AttemptedRollout, ResourcesUpdate } from "@/server/store/types";
 import type { AnyEnvironment } from "@/server/trainers/family";
 import { RunnerStoreClient, type SpanTransport } from "./client";
 import { attemptSeed, distributionOf, ZEpisodeInput, type EpisodeInput } from "./episode-input";
-import { GATE_KEYS, GATE_OPTIONS, gateEpisodeSeed, gateRewardAttributes, gateRolloutOf, type GateRollout } from "./gate-rollout";
+import { GATE_KEYS, GATE_OPTIONS, gateEpisodeSeed, gateRolloutOf, gateSpanAttributes, type GateRollout } from "./gate-rollout";
 import { ownValue } from "@/lib/own";
 
 export type RunnerOptions = {
@@ -96,7 +96,7 @@ export class Runner {
         rolloutId: rid,
         attemptId: aid,
         startTime: Date.now() / 1000,
-        ...(gate ? { rewardWeights: gate.weights, rewardAttributes: gateRewardAttributes(gate, episode) } : {}),
+        ...(gate ? gateSpanAttributes(gate, episode) : {}),
       });
       await this.#client.sendSpans(spans, this.#opts.transport);
       this.stats.spans += spans.length;

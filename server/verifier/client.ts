@@ -21,6 +21,7 @@ export type DestinationVerification = { rollout_id: string; method: "destination
 export type PendingPage = { items: PendingVerification[]; malformed: string[] };
 
 const TIMEOUT_MS = 30_000;
+const PENDING_LIMIT = 500;
 
 export class GateVerifierClient {
   readonly #root: string;
@@ -51,7 +52,8 @@ export class GateVerifierClient {
 
   /** The pending outcomes; an entry that is not shaped as the contract says is reported, not fatal. */
   async pending(): Promise<PendingPage> {
-    const { json } = await this.#call("GET", "/v1/gate/verifications/pending");
+    // The most the route answers at once, so outcomes this verifier leaves to others do not hide its own.
+    const { json } = await this.#call("GET", `/v1/gate/verifications/pending?limit=${PENDING_LIMIT}`);
     if (!Array.isArray(json)) throw new StoreHttpError(200, "/v1/gate/verifications/pending", "expected a JSON array of pending outcomes");
     const page: PendingPage = { items: [], malformed: [] };
     for (const entry of json) {

@@ -39,8 +39,9 @@ export async function startFakeGate(database: Database, store: LightningStore, c
       const actor = token ? await authenticateApiKey(database.db, token) : null;
       if (!actor) return json(res, 401, { error: "unauthenticated", message: "an API key is required" });
       if (!actorCan(actor, "canary:verify")) return json(res, 403, { error: "forbidden", message: "needs canary:verify" });
-      if (req.method === "GET" && req.url === "/v1/gate/verifications/pending") return json(res, 200, await pending());
-      if (req.method === "POST" && req.url === "/v1/gate/verifications") {
+      const url = new URL(req.url ?? "/", "http://fake");
+      if (req.method === "GET" && url.pathname === "/v1/gate/verifications/pending") return json(res, 200, await pending());
+      if (req.method === "POST" && url.pathname === "/v1/gate/verifications") {
         let text = "";
         for await (const chunk of req) text += chunk;
         const body = JSON.parse(text) as { rollout_id: string; method: string; matched: boolean; expected?: string; observed?: string; note?: string };

@@ -36,6 +36,8 @@ describeEachDialect("the desk runner serves the gate's rollouts", (dialect) => {
   const rewardSpan = async (rolloutId: string, attemptId: string): Promise<Span | undefined> =>
     (await s.store.querySpans({ rollout_id: rolloutId, limit: -1 })).items.filter((x) => x.attempt_id === attemptId && rewardValueOf(x) !== null).at(-1);
 
+  const toolSpans = async (rolloutId: string) => (await s.store.querySpans({ rollout_id: rolloutId, limit: -1 })).items.filter((x) => x.name.startsWith("tool.call:"));
+
   it("locked gate, canary and rollback rollouts from the store over HTTP: tagged reward spans, the canary's tickets in the Ticket DB", async () => {
     const heldOut = deskGateCases(V2, "held_out", 5);
     const canary = deskGateCases(V2, "canary", 4);
@@ -70,6 +72,7 @@ describeEachDialect("the desk runner serves the gate's rollouts", (dialect) => {
       if (span.attributes["lightgate.passed"]) passes++;
       expect(attempt.metadata).toMatchObject({ "lightgate.resources_id": e.side === "candidate" ? CANDIDATE_PIN : PARENT_PIN });
       expect(attempt.metadata?.["lightgate.target"]).toBeUndefined(); // the locked gate acts on nothing
+      expect((await toolSpans(e.rolloutId)).filter((x) => x.attributes["lightgate.target"] !== undefined)).toEqual([]);
     }
     expect(passes).toBeGreaterThan(0);
 
@@ -84,6 +87,10 @@ describeEachDialect("the desk runner serves the gate's rollouts", (dialect) => {
       const task = desk.sampleTask(V2, ZEpisodeInput.parse(canary.find((c) => c.id === e.caseId)!.input).task_seed);
       expect(target).toBe(desk.targetFor(task, `${e.rolloutId}/${attempt.attempt_id}`));
       expect((await tickets.read(target))?.taskId).toBe(task.id);
+      // Each tool span names the ticket its call acted on, so the gate attributes every side effect.
+      const tools = await toolSpans(e.rolloutId);
+      expect(tools.length).toBeGreaterThan(0);
+      expect(tools.map((x) => x.attributes["lightgate.target"])).toEqual(tools.map(() => target));
       const span = (await rewardSpan(e.rolloutId, attempt.attempt_id))!;
       const verdict = (await desk.verifyOutcome(task, target, tickets)).verdict;
       expect(verdict).toBe(span.attributes["lightgate.episode.outcome_reached"] ? "verified" : "not_verified");
