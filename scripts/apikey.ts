@@ -1,4 +1,4 @@
-// `npm run apikey -- create --role runner --name "gpu-box-1"` · `npm run apikey -- list` · `npm run apikey -- revoke ak-…`
+// `npm run apikey -- create --role runner [--name "gpu-box-1"]` · `npm run apikey -- list` · `npm run apikey -- revoke ak-…`
 // Operators' tool for store API keys (DATABASE_URL picks the database). The secret is printed once.
 import { SERVICE_ROLES, type ServiceRole } from "../lib/auth/scopes";
 import { createApiKey, listApiKeys, revokeApiKey } from "../server/auth/api-keys";
@@ -11,7 +11,7 @@ const flag = (name: string) => {
   const i = rest.indexOf(`--${name}`);
   return i >= 0 ? rest[i + 1] : undefined;
 };
-const usage = `usage: npm run apikey -- create --role ${SERVICE_ROLES.join("|")} --name NAME | list | revoke KEY_ID`;
+const usage = `usage: npm run apikey -- create --role ${SERVICE_ROLES.join("|")} [--name NAME] | list | revoke KEY_ID`;
 
 async function main(): Promise<number> {
   if (!command || !["create", "list", "revoke"].includes(command)) {
@@ -24,8 +24,9 @@ async function main(): Promise<number> {
   try {
     if (command === "create") {
       const role = flag("role") as ServiceRole | undefined;
-      const name = flag("name");
-      if (!role || !SERVICE_ROLES.includes(role) || !name) {
+      // Without a name the key is called after its role; `list` tells keys apart by id and prefix too.
+      const name = flag("name") ?? `${role} key`;
+      if (!role || !SERVICE_ROLES.includes(role) || !name.trim()) {
         console.error(usage);
         return 2;
       }

@@ -2,8 +2,12 @@
 //   npx tsx scripts/runner.ts --url http://127.0.0.1:3000 [--key lgk_…] [--id runner-1] [--transport otlp|rest]
 // The key may also come from LIGHTGATE_RUNNER_KEY (create one with `npm run apikey -- create --role runner`).
 // Start several at once: each claims rollouts from the same queue.
+// It also serves the gate's rollouts (locked gate, canary, rollback). A canary writes its effects to the
+// support desk's Ticket DB — standing in for an external ticket system — at LIGHTGATE_DESK_TICKETS_URL
+// (default DATABASE_URL, the embedded SQLite file when unset); it is opened only when a canary arrives.
 import { parseArgs } from "node:util";
 import { Runner } from "../server/runner/runner";
+import { TicketDb } from "../server/environments/support-desk/ticket-db";
 import { stopSignal } from "../server/process/lifecycle";
 
 const { values } = parseArgs({
@@ -25,8 +29,17 @@ if (values.transport !== "otlp" && values.transport !== "rest") {
   process.exit(2);
 }
 
-const runner = new Runner({ url: values.url!, apiKey: values.key, workerId: values.id, transport: values.transport, log: values.quiet ? undefined : (l) => console.log(`[${values.id ?? "runner"}] ${l}`) });
+const tickets = new TicketDb();
+const runner = new Runner({
+  url: values.url!,
+  apiKey: values.key,
+  workerId: values.id,
+  transport: values.transport,
+  destinations: tickets.resolve,
+  log: values.quiet ? undefined : (l) => console.log(`[${values.id ?? "runner"}] ${l}`),
+});
 console.log(`runner ${runner.workerId}: pulling from ${values.url} (spans over ${values.transport})`);
 const stats = await runner.run(stopSignal(`runner ${runner.workerId}`));
+await tickets.close();
 console.log(`runner ${runner.workerId}: ${stats.succeeded} succeeded, ${stats.failed} failed, ${stats.errors} errors, ${stats.spans} spans`);
 process.exit(0);

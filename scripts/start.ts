@@ -13,8 +13,7 @@ import pg from "pg";
 import { buildIsCurrent, writeBuildStamp } from "./build-stamp";
 import { demoSignInBanner, demoUsersEnabled, seedDemoUsers } from "../server/auth/demo-users";
 import { publicOrigin } from "../server/auth/origin";
-import { demoRunnerKey, ensureDemoRun } from "../server/training/demo";
-import { seedReferenceDemo } from "../server/receipts/reference-demo";
+import { demoHelpers, prepareDemoWorld, type DemoWorld } from "../server/training/demo";
 
 const dev = process.argv.includes("--dev");
 const root = process.cwd();
@@ -101,12 +100,11 @@ async function main() {
       announced = true;
       console.log(`\n  Lightgate is up: ${signInOrigin} (listening on ${shownHost}:${env.PORT})\n\n${signInHelp}\n`);
       if (demo) {
-        // The trainer worker and two runners, against this server; they exit with it (LIGHTGATE_PARENT_PID).
+        // The trainer worker, two runners and the verifier, against this server; they exit with it (LIGHTGATE_PARENT_PID).
         const url = `http://${shownHost}:${env.PORT}`;
-        const helperEnv = { ...childEnv, LIGHTGATE_PARENT_PID: String(process.pid), LIGHTGATE_RUNNER_KEY: demo.runnerKey };
-        const quiet = process.env.LIGHTGATE_VERBOSE ? [] : ["--quiet"];
-        children.push(spawnHelper("scripts/worker.ts", ["--id", "demo-trainer", "--gates", ...quiet], helperEnv));
-        for (const i of [1, 2]) children.push(spawnHelper("scripts/runner.ts", ["--url", url, "--id", `demo-runner-${i}`, ...quiet], helperEnv));
+        for (const h of demoHelpers(url, demo, !process.env.LIGHTGATE_VERBOSE)) {
+          children.push(spawnHelper(h.script, h.args, { ...childEnv, LIGHTGATE_PARENT_PID: String(process.pid), ...h.env }));
+        }
         console.log(`  Demo: a continual PPO run is training on the support desk — watch it at ${signInOrigin}/training/${demo.runId}\n`);
       }
     }
@@ -129,13 +127,11 @@ function spawnHelper(script: string, args: string[], env: NodeJS.ProcessEnv): Ch
   return spawn(process.execPath, ["--import", "tsx", script, ...args], { stdio: ["ignore", process.env.LIGHTGATE_VERBOSE ? "inherit" : "ignore", "inherit"], env });
 }
 
-/** Demo mode: the reference candidates at the gate, a runner key, and the continual PPO run (queued). */
-async function prepareDemo(target: DbTarget): Promise<{ runnerKey: string; runId: string }> {
+/** Demo mode: see prepareDemoWorld (reference candidates, the desk's gate datasets, service keys, the PPO run). */
+async function prepareDemo(target: DbTarget): Promise<DemoWorld> {
   const database = await openDatabase(target);
   try {
-    await seedReferenceDemo(database, { now: new Date() }); // evidence ages count from now, not the fixture's date
-    // The demo run's candidates reach the gate on their own: the worker runs with --gates (runPendingGates).
-    return { runnerKey: await demoRunnerKey(database), runId: await ensureDemoRun(database) };
+    return await prepareDemoWorld(database, new Date()); // evidence ages count from now, not the fixture's date
   } finally {
     await database.close();
   }

@@ -76,6 +76,10 @@ export type SpanIds = {
   firstSequenceId?: number;
   /** Weights of the primary reward (the run's reward model); the seed's defaults if omitted. */
   rewardWeights?: Readonly<RewardComponents>;
+  /** Extra attributes of the reward span (a gate rollout names the evaluator that scored it). */
+  rewardAttributes?: SpanAttributes;
+  /** Extra attributes of every tool span (a canary names the destination record its tools acted on). */
+  toolAttributes?: SpanAttributes;
 };
 
 /** Deterministic ids, so a re-sent span is a duplicate the store rejects, not a second copy. */
@@ -147,6 +151,7 @@ export function spansFromEpisode(episode: Episode, ids: SpanIds): AglSpan[] {
           [ATTR.toolArguments]: canonicalJson(call.arguments),
           [ATTR.toolOutcome]: call.status,
           [ATTR.stepIndex]: step.index,
+          ...ids.toolAttributes,
         }, call.reason),
       );
     }
@@ -178,6 +183,7 @@ export function spansFromEpisode(episode: Episode, ids: SpanIds): AglSpan[] {
         [ATTR.protectedReasons]: episode.protected.reasons,
       });
     }
+    if (ids.rewardAttributes) Object.assign(attributes, ids.rewardAttributes);
     spans.push(make("reward", 0, AGL_ANNOTATION, null, clock, clock, attributes, null));
   }
   return spans;

@@ -6,7 +6,7 @@ import type { AuditActor } from "@/server/audit/audit-log";
 import { digestOf } from "@/server/digest";
 import { registerCandidate } from "@/server/candidates/register";
 import { readPointer } from "@/server/candidates/pointers";
-import { AGENT, CANARY_APPROVER, DESTINATION, EVALUATOR, PARENT, POLICY, T0, TOOLS, VERSIONS, stage1For } from "@/server/gate/reference/common";
+import { AGENT, CANARY_APPROVER, DESTINATION, EVALUATOR, EVALUATOR_BODY, PARENT, POLICY, T0, TOOLS, VERSIONS, stage1For } from "@/server/gate/reference/common";
 import { REFERENCE_NOW, REFERENCE_ORDER, referenceSummary, type ReferenceSummary } from "@/server/gate/reference/four-candidates";
 import { rawCandidate, REFERENCE_SPECS, type ReferenceName } from "@/server/gate/reference/raw-evidence";
 import { approvalTarget } from "@/server/gate/receipt/seal";
@@ -25,7 +25,7 @@ function referenceRegistry(): Omit<PublishInput, "actor">[] {
   const declared = stage1For("registry", PARENT).expectedEvidence;
   const entry = (kind: PublishInput["kind"], name: string, body: unknown, version?: string) => ({ kind, name, agent: AGENT, body, version });
   return [
-    entry("evaluator", EVALUATOR.id, { evaluator: "support-desk", version: 3 }, EVALUATOR.version),
+    entry("evaluator", EVALUATOR.id, EVALUATOR_BODY, EVALUATOR.version),
     ...TOOLS.map((tool) => entry("tool_contract", tool, { tool, contract: 1 })),
     // environment + version name the simulated desk's distribution, so the admission gate can lock the held-out set.
     entry("task_distribution", "support-desk/tasks", { tasks: "support-desk", cases: ["billing", "shipping", "account"], environment: "support-desk", version: "v2" }, "4"),

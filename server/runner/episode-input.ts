@@ -10,6 +10,8 @@ export const ZEpisodeInput = z.object({
   kind: z.literal("lightgate.episode"),
   environment: z.string().min(1),
   distribution: z.string().min(1),
+  /** Pins the distribution's content (a published gate case does): a runner whose copy differs refuses the case. */
+  distribution_digest: z.string().regex(/^sha256:[0-9a-f]{64}$/, "must be sha256:<64 hex>").optional(),
   task_seed: z.string().min(1),
   options: z.object({ toolFailureRate: z.number().min(0).max(1).optional(), timeoutShare: z.number().min(0).max(1).optional() }).strict().default({}),
   /** Name of the policy entry in the rollout's NamedResources. */
@@ -17,9 +19,10 @@ export const ZEpisodeInput = z.object({
 });
 export type EpisodeInput = z.infer<typeof ZEpisodeInput>;
 
-export function distributionOf(env: AnyEnvironment, version: string): TaskDistribution {
+export function distributionOf(env: AnyEnvironment, version: string, digest?: string): TaskDistribution {
   const d = env.distributions.find((x) => x.version === version);
   if (!d) throw new Error(`${env.id} has no task distribution "${version}" (known: ${env.distributions.map((x) => x.version).join(", ")})`);
+  if (digest !== undefined && d.digest !== digest) throw new Error(`distribution_digest: ${env.id}/${version} here is ${d.digest}, the input pins ${digest}`);
   return d;
 }
 

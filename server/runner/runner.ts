@@ -3,15 +3,22 @@
 // policy, export its spans (one per step, one per returned tool call, one reward), heartbeat, and close the
 // attempt as succeeded or failed with the failure's reason. Retries are the store's business: a failed
 // attempt is requeued under the rollout's retry_condition and comes back with reason retry_after_failed.
+// The gate's rollouts (metadata `lightgate.phase`, see gate-rollout.ts) run the same way, deterministically
+// for their case (ε = 0, no injected tool failures), scored with the pinned evaluator's weights and named
+// on the reward span; canary phases also write their effects to the real destination (the Ticket DB).
 import { hostname } from "node:os";
-import { simulateEpisode } from "@/server/environments/episode";
+import { simulateEpisode, type Episode } from "@/server/environments/episode";
 import { environments as defaultRegistry, type EnvironmentRegistry } from "@/server/environments/registry";
 import { spansFromEpisode } from "@/server/environments/spans";
-import { actingPolicy } from "@/server/trainers/policy";
+import type { DestinationResolver } from "@/server/environments/support-desk/ticket-db";
+import { actingPolicy, withEpsilon, type Policy } from "@/server/trainers/policy";
 import { fromPolicyResource } from "@/server/trainers/policy-resource";
-import type { AttemptedRollout } from "@/server/store/types";
+import { pinnedDigest, resourcesDigest } from "@/server/store/resources";
+import type { AttemptedRollout, ResourcesUpdate } from "@/server/store/types";
+import type { AnyEnvironment } from "@/server/trainers/family";
 import { RunnerStoreClient, type SpanTransport } from "./client";
-import { attemptSeed, distributionOf, ZEpisodeInput } from "./episode-input";
+import { attemptSeed, distributionOf, ZEpisodeInput, type EpisodeInput } from "./episode-input";
+import { GATE_KEYS, GATE_OPTIONS, gateEpisodeSeed, gateRolloutOf, gateSpanAttributes, type GateRollout } from "./gate-rollout";
 import { ownValue } from "@/lib/own";
 
 export type RunnerOptions = {
@@ -22,6 +29,8 @@ export type RunnerOptions = {
   /** Idle wait between empty dequeues. */
   pollMs?: number;
   registry?: EnvironmentRegistry;
+  /** Where canary effects land (the desk's Ticket DB); without it this runner fails canary rollouts, saying so. */
+  destinations?: DestinationResolver;
   log?: (line: string) => void;
 };
 
@@ -48,7 +57,13 @@ export class Runner {
   constructor(opts: RunnerOptions) {
     this.workerId = opts.workerId ?? `runner-${hostname()}-${process.pid}`;
     this.#client = new RunnerStoreClient(opts.url, opts.apiKey);
-    this.#opts = { transport: opts.transport ?? "otlp", pollMs: opts.pollMs ?? 200, registry: opts.registry ?? defaultRegistry, log: opts.log ?? (() => {}) };
+    this.#opts = {
+      transport: opts.transport ?? "otlp",
+      pollMs: opts.pollMs ?? 200,
+      registry: opts.registry ?? defaultRegistry,
+      destinations: opts.destinations ?? (async () => null),
+      log: opts.log ?? (() => {}),
+    };
   }
 
   /** Dequeues and executes one rollout; false when the queue was empty. */
@@ -64,27 +79,37 @@ export class Runner {
     const aid = attempt.attempt_id;
     try {
       const input = ZEpisodeInput.parse(item.input);
+      const gate = gateRolloutOf(item.metadata);
       const env = this.#opts.registry.get(input.environment);
+      if (gate?.spec.environment !== undefined && gate.spec.environment !== env.id) {
+        throw new Error(`${GATE_KEYS.evaluatorSpec}.environment: the evaluator scores ${gate.spec.environment}, the rollout runs ${env.id}`);
+      }
+      const dist = distributionOf(env, input.distribution, input.distribution_digest);
       const resources = await this.#client.resources(item.resources_id);
       if (!resources) throw new Error(`resources ${item.resources_id ?? "(latest)"} not found`);
       // The entry's name comes from the rollout's input: own entries only.
       const entry = ownValue(resources.resources, input.policy_resource);
       const policy = fromPolicyResource(entry);
       await this.#client.updateAttempt(rid, aid, { status: "running" });
-      const task = env.sampleTask(distributionOf(env, input.distribution), input.task_seed);
-      const episode = simulateEpisode(env, actingPolicy(policy), task, { episodeKey: `${rid}/${aid}`, seed: attemptSeed(input.task_seed, attempt.sequence_id), options: input.options });
-      const spans = spansFromEpisode(episode, { rolloutId: rid, attemptId: aid, startTime: Date.now() / 1000 });
+      const episode = await this.#episode(env, dist, policy, input, gate, `${rid}/${aid}`, attempt.sequence_id);
+      const spans = spansFromEpisode(episode, {
+        rolloutId: rid,
+        attemptId: aid,
+        startTime: Date.now() / 1000,
+        ...(gate ? gateSpanAttributes(gate, episode) : {}),
+      });
       await this.#client.sendSpans(spans, this.#opts.transport);
       this.stats.spans += spans.length;
       const status = episode.aborted ? "failed" : "succeeded";
       const metadata = {
         "lightgate.resources_version": resources.version,
         "lightgate.policy_digest": (entry as { digest?: string }).digest ?? null,
+        ...(gate ? gateAttemptMetadata(gate, resources, episode) : {}),
         ...(episode.aborted ? { "lightgate.failure": episode.aborted.reason, "lightgate.failed_step": episode.aborted.step } : {}),
       };
       await this.#client.updateAttempt(rid, aid, { status, metadata });
       this.stats[status]++;
-      this.#opts.log(`${rid} attempt ${attempt.sequence_id}: ${status}${episode.aborted ? ` (${episode.aborted.reason})` : ""}, ${spans.length} spans`);
+      this.#opts.log(`${rid} attempt ${attempt.sequence_id}${gate ? ` (${gate.phase})` : ""}: ${status}${episode.aborted ? ` (${episode.aborted.reason})` : ""}, ${spans.length} spans`);
       return status;
     } catch (e) {
       // The runner itself could not run it (bad input, missing resources): fail the attempt with why.
@@ -93,6 +118,21 @@ export class Runner {
       await this.#client.updateAttempt(rid, aid, { status: "failed", metadata: { "lightgate.failure": `runner error: ${(e as Error).message.slice(0, 500)}` } }).catch(() => {});
       return "failed";
     }
+  }
+
+  /**
+   * A training episode samples with the policy's own exploration and the input's tool failures, seeded per
+   * attempt; a gate episode is the case itself (ε = 0, no injected failures, seeded by the case), and a
+   * canary's effects are written to the destination before the attempt reports back.
+   */
+  async #episode(env: AnyEnvironment, dist: ReturnType<typeof distributionOf>, policy: Policy, input: EpisodeInput, gate: GateRollout | null, episodeKey: string, attemptNumber: number): Promise<Episode> {
+    const task = env.sampleTask(dist, input.task_seed);
+    if (!gate) return simulateEpisode(env, actingPolicy(policy), task, { episodeKey, seed: attemptSeed(input.task_seed, attemptNumber), options: input.options });
+    const destination = gate.acts ? await this.#opts.destinations(env.id) : null;
+    if (gate.acts && !destination) throw new Error(`${gate.phase}: this runner has no destination for ${env.id} to act on`);
+    const episode = simulateEpisode(env, actingPolicy(withEpsilon(policy, 0)), task, { episodeKey, seed: gateEpisodeSeed(input.task_seed), options: GATE_OPTIONS });
+    for (const effect of destination ? episode.effects : []) await destination!.apply(effect);
+    return episode;
   }
 
   /** Runs until the signal aborts; heartbeats with its counters after every rollout and while idle. */
@@ -115,4 +155,13 @@ export class Runner {
     }
     return this.stats;
   }
+}
+
+/** What a gate attempt reports: exactly which resources it ran, and the destination record it acted on. */
+function gateAttemptMetadata(gate: GateRollout, resources: ResourcesUpdate, episode: Episode) {
+  return {
+    [GATE_KEYS.resourcesId]: resources.resources_id,
+    [GATE_KEYS.resourcesDigest]: pinnedDigest(resourcesDigest(resources.resources)),
+    ...(gate.acts ? { [GATE_KEYS.target]: episode.target, [GATE_KEYS.episodeKey]: episode.episodeKey } : {}),
+  };
 }

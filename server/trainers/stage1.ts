@@ -64,7 +64,14 @@ export type ReceiptContext = {
   approvedDefault?: Digest;
   declaredBy: string;
   declaredAt: string;
+  /**
+   * The gate datasets the agent's policy owner published (the exam runners are asked to take): they replace
+   * the run's own locked seed set as the held-out pin, and pin the canary task set.
+   */
+  gateData?: { heldOut: GatePin | null; canary: GatePin | null };
 };
+
+type GatePin = { id: string; digest: Digest; caseCount: number };
 
 /** Stage 1 of the receipt, validated with the gate's schema (throws naming the field on any gap). */
 export function stage1Receipt(facts: Stage1Facts, ctx: ReceiptContext): Stage1 {
@@ -84,7 +91,11 @@ export function stage1Receipt(facts: Stage1Facts, ctx: ReceiptContext): Stage1 {
     agent: ctx.agent,
     candidate: ctx.candidate,
     parent: { resourceId: ctx.parent.resourceId, version: ctx.parent.version, digest: ctx.parent.digest },
-    data: { training: { id: facts.data.training.id, digest: facts.data.training.digest }, heldOut: facts.data.heldOut },
+    data: {
+      training: { id: facts.data.training.id, digest: facts.data.training.digest },
+      heldOut: ctx.gateData?.heldOut ?? facts.data.heldOut,
+      ...(ctx.gateData?.canary ? { canary: ctx.gateData.canary } : {}),
+    },
     evaluator: ctx.evaluator,
     algorithm: facts.algorithm,
     codeRevision: facts.codeRevision,

@@ -1,21 +1,39 @@
-// What `npm start` in demo mode adds so a newcomer sees training happen within the first minute: a runner
-// API key for the runner processes it spawns, and a short continual PPO run on the support desk that
-// publishes a candidate every few updates (the gate's stop conditions may pause it, with the reason shown).
+// What `npm start` in demo mode adds so a newcomer sees training happen within the first minute: API keys
+// for the runner and verifier processes it spawns, the desk's held-out and canary datasets published by its
+// policy owner (the exam its candidates are gated on, through those runners), and a short continual PPO run
+// on the support desk that publishes a candidate every few updates (the gate's stop conditions may pause it,
+// with the reason shown).
 import type { AuditActor } from "@/server/audit/audit-log";
 import { createApiKey } from "@/server/auth/api-keys";
 import type { Database } from "@/server/db/client";
+import { publishDeskGateDatasets } from "@/server/desk/gate-datasets";
+import type { ServiceRole } from "@/lib/auth/scopes";
+import { REFERENCE_POLICY_OWNER, seedReferenceDemo } from "@/server/receipts/reference-demo";
 import { currentEntries } from "@/server/receipts/registries";
 import { latestOf } from "@/server/receipts/versions";
 import { storeFor } from "@/server/store";
 import { startRun } from "./runs";
 
-const DEMO_KEY_NAME = "demo runners (npm start)";
+const DEMO_KEY_NAMES = { runner: "demo runners (npm start)", verifier: "demo verifier (npm start)" } as const satisfies Partial<Record<ServiceRole, string>>;
 export const DEMO_ACTOR: AuditActor = { kind: "system", id: "demo", name: "Demo (npm start)", grants: [] };
 
-/** A fresh runner key for this start; the previous start's demo keys are revoked (their secrets are gone). */
-export async function demoRunnerKey(database: Database): Promise<string> {
-  await database.db.apiKey.updateMany({ where: { name: DEMO_KEY_NAME, revokedAt: null }, data: { revokedAt: new Date() } });
-  return (await createApiKey(database.db, { name: DEMO_KEY_NAME, role: "runner", createdBy: DEMO_ACTOR.id })).token;
+/** A fresh key for this start; the previous start's demo keys of that role are revoked (their secrets are gone). */
+async function demoKey(database: Database, role: keyof typeof DEMO_KEY_NAMES): Promise<string> {
+  const name = DEMO_KEY_NAMES[role];
+  await database.db.apiKey.updateMany({ where: { name, revokedAt: null }, data: { revokedAt: new Date() } });
+  return (await createApiKey(database.db, { name, role, createdBy: DEMO_ACTOR.id })).token;
+}
+
+export const demoRunnerKey = (database: Database) => demoKey(database, "runner");
+/** The verifier's own key: a canary outcome is never verified by the identity that produced it. */
+export const demoVerifierKey = (database: Database) => demoKey(database, "verifier");
+
+/**
+ * The desk's exam, published by its policy owner (the same identity that seeds its registry entries) —
+ * never by the demo's trainer, which must not write its own exam. Idempotent: same content, same datasets.
+ */
+export async function ensureDeskGateDatasets(database: Database, policyOwner: AuditActor) {
+  return publishDeskGateDatasets(database, { agent: "support-desk", distribution: await registeredDistribution(database, "support-desk"), actor: policyOwner });
 }
 
 /** The task distribution version registered for the agent (what the gate locks its held-out set on). */
@@ -49,3 +67,33 @@ export async function ensureDemoRun(database: Database): Promise<string> {
   );
   return run.id;
 }
+
+export type DemoWorld = { runnerKey: string; verifierKey: string; runId: string };
+
+/**
+ * Demo mode's world: the reference candidates at the gate (evidence ages counted from `now`), the desk's
+ * gate datasets published by the policy owner who seeds its registries, a key per service, and the
+ * continual PPO run (queued). Its candidates reach the gate on their own: the worker runs with --gates.
+ */
+export async function prepareDemoWorld(database: Database, now = new Date()): Promise<DemoWorld> {
+  await seedReferenceDemo(database, { now });
+  await ensureDeskGateDatasets(database, REFERENCE_POLICY_OWNER);
+  return { runnerKey: await demoRunnerKey(database), verifierKey: await demoVerifierKey(database), runId: await ensureDemoRun(database) };
+}
+
+export type DemoHelper = { script: string; args: string[]; env: Record<string, string> };
+
+/**
+ * The processes demo mode runs beside the server: the trainer worker (also running gate runs), two runners
+ * (serving training and gate rollouts, canary effects into the Ticket DB) and the verifier re-reading those
+ * tickets. Each service gets only its own key: the verifier never holds the runners'.
+ */
+export function demoHelpers(url: string, world: Pick<DemoWorld, "runnerKey" | "verifierKey">, quiet: boolean): DemoHelper[] {
+  const q = quiet ? ["--quiet"] : [];
+  return [
+    { script: "scripts/worker.ts", args: ["--id", "demo-trainer", "--gates", ...q], env: {} },
+    ...[1, 2].map((i) => ({ script: "scripts/runner.ts", args: ["--url", url, "--id", `demo-runner-${i}`, ...q], env: { LIGHTGATE_RUNNER_KEY: world.runnerKey } })),
+    { script: "scripts/verifier.ts", args: ["--url", url, ...q], env: { LIGHTGATE_VERIFIER_KEY: world.verifierKey } },
+  ];
+}
+

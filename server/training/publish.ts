@@ -1,7 +1,8 @@
 // A run's candidate reaches the gate: published into the store as a resources update (so Agent Lightning
 // tooling sees it), then registered with its stage-1 declaration — which moves the agent's latest-candidate
 // pointer and nothing else. The receipt context (evaluator, approvers, model server, destinations) is the
-// deployment's; the facts (exact parent, data, config, code revision, expected evidence) are the run's.
+// deployment's — and so is the exam: the held-out and canary datasets the agent's policy owner published —;
+// the facts (exact parent, data, config, code revision, expected evidence) are the run's.
 import type { AuditActor } from "@/server/audit/audit-log";
 import { registerCandidate } from "@/server/candidates/register";
 import type { Database, Db } from "@/server/db/client";
@@ -16,6 +17,7 @@ import type { CandidateResource } from "@/server/trainers/family";
 import { stage1Receipt, type Stage1Facts } from "@/server/trainers/stage1";
 import { APP_VERSION } from "@/server/version";
 import { entryName, type ParentRef } from "./context";
+import { publishedGateDatasets } from "./gate-datasets";
 
 /** Each candidate under its own resources id, so the rollouts that ran it (its stage 2) are exactly its own. */
 export const candidateResourcesId = (runId: string, update: number) => `${runId}-u${update}`;
@@ -58,6 +60,7 @@ export async function publishCandidate(database: Database, store: LightningStore
     destinations: [`${input.run.environment}:tickets`],
     declaredBy: input.run.startedById,
     declaredAt: new Date().toISOString(),
+    gateData: await publishedGateDatasets(database.db, input.run.agent),
   });
   const candidate = await registerCandidate(database, {
     agent: input.run.agent,

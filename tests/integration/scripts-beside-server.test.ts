@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listApiKeys } from "@/server/auth/api-keys";
+import { authenticateApiKey, listApiKeys } from "@/server/auth/api-keys";
 import { migrationsOnDisk } from "@/server/db/migration-files";
 import { createTestStore, type StoreFixture } from "../helpers/store";
 
@@ -62,6 +62,15 @@ describe("scripts beside a server that holds the SQLite database", () => {
     expect(run.stdout).toMatch(/\blgk_[A-Za-z0-9_-]+/);
     const keys = await listApiKeys(fixture.database.db);
     expect(keys.map((k) => k.name)).toContain("beside-dashboard");
+  });
+
+  it("npm run apikey -- create --role verifier makes the verifier's key (the name defaults to the role)", { timeout: 60_000 }, async () => {
+    const run = await runScript("scripts/apikey.ts", ["create", "--role", "verifier"], env);
+    expect(run.code, run.stderr).toBe(0);
+    const token = /\blgk_[A-Za-z0-9_-]+/.exec(run.stdout)![0];
+    const actor = await authenticateApiKey(fixture.database.db, token);
+    expect(actor).toMatchObject({ kind: "service", roles: ["verifier"], name: "verifier key" });
+    expect([...actor!.scopes]).toEqual(["canary:verify"]);
   });
 
   it("npm run store:serve starts on the same file and a runner key made meanwhile dequeues the server's rollout", { timeout: 90_000 }, async () => {

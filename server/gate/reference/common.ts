@@ -32,7 +32,12 @@ export const AGENT = "support-desk";
 export const PARENT = resourceRef("parent", { policy: { resource_type: "policy", weights: "parent-weights-v7" } });
 export const TRAINING_DATA: SnapshotRef = { id: refId("ds", "train"), digest: digestOf({ snapshot: "support-desk/train", rows: 4800 }) };
 export const HELD_OUT: SnapshotRef & { caseCount: number } = { id: refId("ds", "heldout"), digest: digestOf({ snapshot: "support-desk/heldout", rows: 60 }), caseCount: 60 };
-export const EVALUATOR: EvaluatorRef = { id: "support-desk-evaluator", version: "3", digest: digestOf({ evaluator: "support-desk", version: 3 }) };
+/**
+ * The desk evaluator's registry body: scored by the runner's own reward (the desk's weighted components,
+ * the environment's defaults 0.4/0.3/0.2/0.1 — spelled out here, the gate core knows no environment).
+ */
+export const EVALUATOR_BODY = { scoring: "runner_reward", environment: "support-desk", weights: { task_completion: 0.4, user_satisfaction: 0.3, efficiency: 0.2, accuracy: 0.1 } };
+export const EVALUATOR: EvaluatorRef = { id: "support-desk-evaluator", version: "3", digest: digestOf(EVALUATOR_BODY) };
 export const TOOLS = ["lookup_ticket", "update_ticket", "escalate_to_human"] as const;
 export const SPAN_FAMILIES = ["llm.call", "tool.call:lookup_ticket", "tool.call:update_ticket", "reward"];
 export const PROTECTED_FAMILIES = ["account_deletion", "refund_limit", "pii_redaction"];

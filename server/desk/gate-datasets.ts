@@ -1,0 +1,51 @@
+// The support desk's exam as published gate datasets: the held-out cases are the locked seeds its
+// training runs have always been measured on (`lockHeldOutSet`'s "gate" label), the canary cases a second
+// label of the same locked namespace, which training seeds can never start with. Each case's input is the
+// episode input a desk runner executes (the distribution pinned by digest), its family the protected family
+// or "general", its expected what the verifier checks against the re-read ticket.
+import type { AuditActor } from "@/server/audit/audit-log";
+import type { Database } from "@/server/db/client";
+import { createSupportDesk, expectedAsRecord, expectedTicket, findDistribution, sampleDeskTask } from "@/server/environments/support-desk";
+import type { TaskDistribution } from "@/server/environments/types";
+import { POLICY_RESOURCE_NAME, type EpisodeInput } from "@/server/runner/episode-input";
+import { GATE_OPTIONS } from "@/server/runner/gate-rollout";
+import { lockHeldOutSet } from "@/server/trainers/evaluate";
+import { gateDatasetName } from "@/server/training/gate-datasets";
+import { writeGateDataset, type GateCase, type GateDatasetKind, type PublishedDataset } from "./gate-dataset-rows";
+
+const desk = createSupportDesk();
+
+/** The held-out label training runs lock (server/training/context.ts) and the canary's own label. */
+const LABELS: Record<GateDatasetKind, string> = { held_out: "gate", canary: "canary" };
+
+/** What the verifier compares the re-read ticket with: the task it must belong to and the expected fields. */
+export type DeskExpected = { task_id: string; ticket: Record<string, unknown> };
+
+export function deskGateCases(distribution: TaskDistribution, kind: GateDatasetKind, count: number): GateCase[] {
+  const set = lockHeldOutSet(desk, distribution, count, LABELS[kind]);
+  const cases = set.seeds.map((seed): GateCase => {
+    const task = sampleDeskTask(distribution, seed);
+    const input: EpisodeInput = {
+      kind: "lightgate.episode",
+      environment: desk.id,
+      distribution: distribution.version,
+      distribution_digest: distribution.digest,
+      task_seed: seed,
+      options: { ...GATE_OPTIONS },
+      policy_resource: POLICY_RESOURCE_NAME,
+    };
+    const expected: DeskExpected = { task_id: task.id, ticket: expectedAsRecord(expectedTicket(task)) };
+    return { id: task.id, input, family: task.protectedFamily ?? "general", protected: task.protectedFamily !== null, expected: expected as GateCase["expected"] };
+  });
+  if (new Set(cases.map((c) => c.id)).size !== cases.length) throw new Error(`two ${kind} seeds of ${distribution.version} drew the same task id`);
+  return cases;
+}
+
+export type DeskDatasetsInput = { agent: string; distribution: string; heldOutCases?: number; canaryCases?: number; actor: AuditActor };
+
+/** Publishes (or finds, same content) the desk's held-out and canary datasets for an agent. */
+export async function publishDeskGateDatasets(database: Database, input: DeskDatasetsInput): Promise<Record<GateDatasetKind, PublishedDataset>> {
+  const distribution = findDistribution(input.distribution);
+  const publish = (kind: GateDatasetKind, count: number) => writeGateDataset(database, { name: gateDatasetName(input.agent, kind), kind, cases: deskGateCases(distribution, kind, count), actor: input.actor });
+  return { held_out: await publish("held_out", input.heldOutCases ?? 60), canary: await publish("canary", input.canaryCases ?? 20) };
+}
