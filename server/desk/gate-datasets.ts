@@ -11,7 +11,12 @@ import { POLICY_RESOURCE_NAME, type EpisodeInput } from "@/server/runner/episode
 import { GATE_OPTIONS } from "@/server/runner/gate-rollout";
 import { lockHeldOutSet } from "@/server/trainers/evaluate";
 import { gateDatasetName } from "@/server/training/gate-datasets";
-import { writeGateDataset, type GateCase, type GateDatasetKind, type PublishedDataset } from "./gate-dataset-rows";
+import { publishDataset, type DatasetRecord } from "@/server/gate-api/datasets";
+import type { DatasetKind as GateDatasetKind, NormalisedCase } from "@/server/gate-api/datasets.schema";
+
+/** One desk case as published (the gate API's normalised case, its input an episode input). */
+export type GateCase = NormalisedCase & { input: EpisodeInput };
+export type PublishedDataset = { datasetId: string; digest: DatasetRecord["digest"]; caseCount: number; created: boolean };
 
 const desk = createSupportDesk();
 
@@ -46,6 +51,10 @@ export type DeskDatasetsInput = { agent: string; distribution: string; heldOutCa
 /** Publishes (or finds, same content) the desk's held-out and canary datasets for an agent. */
 export async function publishDeskGateDatasets(database: Database, input: DeskDatasetsInput): Promise<Record<GateDatasetKind, PublishedDataset>> {
   const distribution = findDistribution(input.distribution);
-  const publish = (kind: GateDatasetKind, count: number) => writeGateDataset(database, { name: gateDatasetName(input.agent, kind), kind, cases: deskGateCases(distribution, kind, count), actor: input.actor });
+  // Through the gate API's own publishing (content-addressed, audited), as a policy owner would.
+  const publish = async (kind: GateDatasetKind, count: number): Promise<PublishedDataset> => {
+    const { dataset, created } = await publishDataset(database, input.actor, { name: gateDatasetName(input.agent, kind), kind, cases: deskGateCases(distribution, kind, count) });
+    return { datasetId: dataset.id, digest: dataset.digest, caseCount: dataset.caseCount, created };
+  };
   return { held_out: await publish("held_out", input.heldOutCases ?? 60), canary: await publish("canary", input.canaryCases ?? 20) };
 }

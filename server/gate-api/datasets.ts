@@ -1,8 +1,7 @@
 // Published exams: held-out and canary task sets, content-addressed (digest over the RFC 8785 canonical
 // JSON of {name, kind, cases} as normalised) and immutable — the same content answers the existing row.
 // `expected` is served only to callers who write or verify exams, never to the learner (runner, algorithm).
-import { AUDIT_LOCK, appendAudit } from "@/server/audit/audit-log";
-import type { Actor } from "@/server/auth/actor";
+import { AUDIT_LOCK, appendAudit, type AuditActor } from "@/server/audit/audit-log";
 import type { Database, Db, Tx } from "@/server/db/client";
 import { canonicalJson, digestOf, type Digest } from "@/server/digest";
 import { DomainError } from "@/server/errors";
@@ -17,7 +16,8 @@ const toRecord = (r: Omit<DatasetRecord, "kind" | "digest"> & { kind: string; di
 
 export const datasetIdOf = (digest: Digest) => `gds-${digestHex(digest).slice(0, 16)}`;
 
-export async function publishDataset(database: Database, actor: Actor, body: PublishDatasetBody): Promise<Published> {
+/** `actor`: the policy owner publishing (a person, a `policy` key, or the system seeding a built-in exam). */
+export async function publishDataset(database: Database, actor: AuditActor, body: PublishDatasetBody): Promise<Published> {
   const cases = normaliseCases(body.cases);
   const digest = digestOf({ name: body.name, kind: body.kind, cases });
   const id = datasetIdOf(digest);

@@ -4,7 +4,7 @@
 // left on, which a gate rollout must switch off); the parent is the untrained one.
 import type { LightningStore } from "@/server/store";
 import type { JsonObject } from "@/server/store/types";
-import type { GateCase } from "@/server/desk/gate-dataset-rows";
+import type { GateCase } from "@/server/desk/gate-datasets";
 import { toPolicyResource } from "@/server/trainers/policy-resource";
 import { withEpsilon, type Policy } from "@/server/trainers/policy";
 import { expertDemos, policyOf, run, snapshot, UNIFORM } from "./families";
