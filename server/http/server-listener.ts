@@ -14,10 +14,15 @@ import { webFastPath } from "./web-fast-path";
 import { BAD_PERCENT_ENCODING, decodePathSegments } from "@/lib/http/path-segments";
 import type { Refusal } from "./refusals";
 
-/** 400 for a path that is not valid percent-encoding, in tRPC's shape on tRPC paths, else {error, message}. */
+/**
+ * 400 for a path that is not valid percent-encoding: on tRPC paths in tRPC's own error shape as the client
+ * reads it (superjson's `{json}` envelope; a batch answers an array — one item, since the procedure names
+ * cannot be decoded), else {error, message}.
+ */
 function badEncoding(url: URL): Refusal {
   const trpc = url.pathname.startsWith("/api/trpc/");
-  const body = trpc ? { error: { message: BAD_PERCENT_ENCODING, code: -32600, data: { code: "BAD_REQUEST", httpStatus: 400 } } } : { error: "bad_request", message: BAD_PERCENT_ENCODING };
+  const item = { error: { json: { message: BAD_PERCENT_ENCODING, code: -32600, data: { code: "BAD_REQUEST", httpStatus: 400 } } } };
+  const body = trpc ? (url.searchParams.get("batch") === "1" ? [item] : item) : { error: "bad_request", message: BAD_PERCENT_ENCODING };
   return { status: 400, headers: { "content-type": "application/json", "cache-control": "no-store", connection: "close" }, body: JSON.stringify(body) };
 }
 

@@ -86,7 +86,8 @@ function trpcItemUnnamed(item: TrpcItem): string | null {
 
 function judgeTrpc(a: Answered): Judgement {
   const body = parseJson(a);
-  // Refused in front of tRPC (proxy.ts: the path is not valid percent-encoding): `{error, message}`, no procedure ran.
+  // Refused in front of tRPC by `next start`'s proxy.ts (the path is not valid percent-encoding): `{error, message}`,
+  // no procedure ran. The production listener answers the same refusal in tRPC's own shape.
   const front = body as { error?: unknown; message?: unknown } | undefined;
   if (a.status >= 400 && a.status < 500 && typeof front?.error === "string" && named(front.message)) return { serverError: null, refused: true, unnamed: null };
   const items = (Array.isArray(body) ? body : body && typeof body === "object" ? [body] : []) as TrpcItem[];
