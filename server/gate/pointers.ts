@@ -2,7 +2,8 @@
 // `approved default` moves only through a passing, fresh, approved receipt, or back to an earlier approved
 // default. Pure rules here; the records and their append-only history live in the database.
 import { hasScope } from "@/lib/auth/scopes";
-import { movingNameIn, type Digest } from "./digest";
+import type { Digest } from "./digest";
+import { movingNameIn } from "./receipt/exact-names";
 import { candidateIdentity } from "./evidence/derive";
 import { evaluateGate, type GateInput, type GateReport } from "./gate";
 import { decisionOn } from "./receipt/approval";
