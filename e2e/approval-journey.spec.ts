@@ -3,7 +3,8 @@
 // a trainer sees the button disabled with the reason; a release approver registers a passkey, opens
 // candidate A of the reference and starts to approve; a policy owner publishes a new evaluator meanwhile →
 // the signed click is refused, nothing moves, and the button names the stale check; after the gate re-runs
-// the approver approves; the evaluator changes again and the approver still rolls back.
+// the approver approves; the evaluator changes again and the approver still rolls back. A canary approver
+// rejects another candidate: the passkey prompt signs the rejection too.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { expect as baseExpect, test, type Browser, type Page } from "@playwright/test";
@@ -53,6 +54,14 @@ async function addVirtualAuthenticator(page: Page) {
   });
 }
 
+/** Registers a passkey (held by the page's virtual authenticator) for the signed-in person. */
+async function registerPasskey(page: Page, name: string) {
+  await page.goto(`${BASE}/settings/security`);
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Add passkey" }).click();
+  await expect(page.getByTestId("passkey-outcome")).toContainText("registered");
+}
+
 /** A policy owner publishes a new evaluator version through the API, in a context of their own. */
 async function bumpEvaluator(browser: Browser, version: string) {
   const context = await browser.newContext({ baseURL: BASE });
@@ -80,10 +89,7 @@ test("the approver signs; a stale click is refused; after a re-run the approval 
   test.setTimeout(300_000);
   await addVirtualAuthenticator(page);
   await signInAs(page, "release_approver", BASE);
-  await page.goto(`${BASE}/settings/security`);
-  await page.getByLabel("Name").fill("Laptop");
-  await page.getByRole("button", { name: "Add passkey" }).click();
-  await expect(page.getByTestId("passkey-outcome")).toContainText("registered");
+  await registerPasskey(page, "Laptop");
 
   // page load: the button is enabled; the confirmation names pointer from → to, scope and canary boundary
   await page.goto(`${BASE}/candidates/${candidateA}`);
@@ -127,4 +133,32 @@ test("the approver signs; a stale click is refused; after a re-run the approval 
   await expect(rows.first()).toContainText("rollback");
   await expect(page.getByText("Refused: Evidence went stale")).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/6-approvals-page.png`, fullPage: true });
+});
+
+test("a rejection asks for the passkey and is signed; the decision is listed with its comment", async ({ page }) => {
+  test.setTimeout(240_000);
+  const candidateB = seed("seed", "B").B!;
+  await addVirtualAuthenticator(page);
+  await signInAs(page, "canary_approver", BASE);
+  await registerPasskey(page, "Phone");
+
+  await page.goto(`${BASE}/candidates/${candidateB}`);
+  const form = page.getByTestId("reject-form");
+  await form.getByLabel(/Reject \/ quarantine/).fill("37 rollouts lack update_ticket spans; not before coverage is fixed.");
+  await expect(form).toContainText("Signed with your passkey");
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await form.screenshot({ path: `${SHOTS}/7-reject-form-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByTestId("sign-reject").click();
+  await expect(page.getByTestId("reject-outcome")).toContainText("Rejected (signed)");
+  await shot(page, "8-rejected-signed");
+  await page.reload();
+  await expect(page.getByTestId("check-7")).toHaveAttribute("data-status", "fail");
+  await expect(page.getByTestId("check-7")).toContainText("37 rollouts lack update_ticket spans");
+
+  await page.goto(`${BASE}/approvals`);
+  await expect(page.getByTestId("decision-row").first()).toContainText("reject");
+  await expect(page.getByTestId("decision-row").first()).toContainText("37 rollouts lack update_ticket spans");
 });

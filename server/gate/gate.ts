@@ -4,11 +4,16 @@ import type { CheckResult } from "./checks/types";
 import { deriveEvidence, type GateEvidence } from "./evidence/derive";
 import { isFresh, type Freshness } from "./freshness";
 import type { GatePolicy } from "./policy";
+import type { SignedDecisions } from "./receipt/signed-decisions";
 import type { Receipt } from "./receipt/view";
 import { decideVerdict, type VerdictDecision } from "./verdict";
 import type { VersionSet } from "./versions";
 
-export type GateInput = { receipt: Receipt; policy: GatePolicy; currentVersions: VersionSet; now: Date };
+/**
+ * `decisions`: the signed decisions stored with the receipt's approval links and what the database edge
+ * established about them (server/receipts/decision-signatures.ts); check 7 counts only verified ones.
+ */
+export type GateInput = { receipt: Receipt; policy: GatePolicy; currentVersions: VersionSet; now: Date; decisions: SignedDecisions };
 
 export type GateReport = VerdictDecision & {
   evaluatedAt: string;
@@ -19,11 +24,11 @@ export type GateReport = VerdictDecision & {
   evidence: GateEvidence;
 };
 
-export function evaluateGate({ receipt, policy, currentVersions, now }: GateInput): GateReport {
+export function evaluateGate({ receipt, policy, currentVersions, now, decisions }: GateInput): GateReport {
   const evidence = deriveEvidence(receipt, policy);
   const freshness = isFresh(receipt, currentVersions, now, policy);
-  const checks = applyFreshness(runChecks(receipt, evidence, policy, now), freshness.stale, "admission");
-  const stageChecks = runCanaryStageChecks(receipt, evidence, policy);
+  const checks = applyFreshness(runChecks({ receipt, evidence, policy, now, decisions }), freshness.stale, "admission");
+  const stageChecks = runCanaryStageChecks({ receipt, evidence, policy, now, decisions });
   const canaryStageChecks = stageChecks && applyFreshness(stageChecks, freshness.stale, "canary-stage");
   return {
     ...decideVerdict(checks, canaryStageChecks),

@@ -51,8 +51,6 @@ export const POLICY: GatePolicy = {
   requiredSpanFamilies: ["reward"],
 };
 
-export const CANARY_APPROVER = { id: "alice@example.com", kind: "user" as const, roles: ["canary_approver" as const] };
-
 export function stage1For(name: string, candidate: ResourceRef): Stage1 {
   return {
     agent: AGENT,
