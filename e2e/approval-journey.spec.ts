@@ -19,6 +19,8 @@ const SHOTS = ".tmp/screens/approvals";
 const expect = baseExpect.configure({ timeout: 30_000 });
 let server: ChildProcess | null = null;
 let candidateA = "";
+// Seeded with A, before any evaluator changes (the fixture checks the registries it seeds against).
+let candidateB = "";
 
 function seed(...args: string[]): Record<string, string> {
   const out = execFileSync("npx", ["tsx", "e2e/helpers/reference-seed.ts", ...args], { env: { ...process.env, DATABASE_URL: DB }, encoding: "utf8" });
@@ -39,7 +41,7 @@ test.beforeAll(async () => {
     if (ok) break;
     await new Promise((r) => setTimeout(r, 1000));
   }
-  candidateA = seed("seed").A!;
+  ({ A: candidateA, B: candidateB } = seed("seed", "A", "B") as { A: string; B: string });
 });
 
 test.afterAll(() => {
@@ -83,6 +85,17 @@ test("a trainer sees the approve button disabled, with the reason", async ({ pag
   await expect(page.getByTestId("approve-button")).toBeDisabled();
   await expect(page.getByTestId("approve-disabled-reason")).toContainText('do not hold "approval:canary"');
   await shot(page, "1-trainer-disabled");
+  // Check 4 is a paired comparison: its sentence and its evidence name the interval and n.
+  const check4 = page.getByTestId("check-4");
+  await expect(check4).toHaveAttribute("data-status", "pass");
+  await expect(check4).toContainText(/95 % paired-bootstrap interval \+0\.0\d\d to \+0\.0\d\d, n = 60 locked cases/);
+  await page.getByRole("button", { name: "evidence of check 4" }).click();
+  await expect(page.getByTestId("paired-test")).toContainText("n = 60");
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.getByTestId("checks").screenshot({ path: `${SHOTS}/0-check-4-paired-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 });
 
 test("the approver signs; a stale click is refused; after a re-run the approval commits; rollback while stale", async ({ page, browser }) => {
@@ -137,7 +150,6 @@ test("the approver signs; a stale click is refused; after a re-run the approval 
 
 test("a rejection asks for the passkey and is signed; the decision is listed with its comment", async ({ page }) => {
   test.setTimeout(240_000);
-  const candidateB = seed("seed", "B").B!;
   await addVirtualAuthenticator(page);
   await signInAs(page, "canary_approver", BASE);
   await registerPasskey(page, "Phone");

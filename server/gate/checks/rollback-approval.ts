@@ -50,10 +50,10 @@ export function judgeRollbackAndApproval(i: RollbackApprovalInput): CheckOutcome
   if (!t.routedBack) return fail(`The exact parent loaded in ${t.environment}, but routing did not return to it (${t.detail}).`, facts);
   if (decision?.decision === "reject") {
     const why = decision.comment ? `: “${decision.comment}”` : "";
-    return fail(`Rollback was tested, but ${decision.actor.id} rejected the ${i.step} step${why}.`, facts);
+    return fail(`Rollback was tested, but ${decision.signature.by.name} (${decision.actor.id}) rejected the ${i.step} step (signed, verified)${why}.`, facts);
   }
   if (decision) {
-    const who = `${decision.actor.id} (${decision.signedBy.roles.join(", ")})`;
+    const who = `${decision.signature.by.name} (${decision.actor.id}, ${decision.signedBy.roles.join(", ")})`;
     return pass(`Rollback to exact parent ${i.parent.resourceId} was tested in ${t.environment}, and ${who} approved the ${i.step} step (signed, verified).`, facts);
   }
   const note = ignored.length ? ` (not counted: ${ignored.join("; ")})` : "";

@@ -58,7 +58,7 @@ describe("check 7 counts only verified signed decisions", () => {
     const receipt = receiptView(chain);
     const signed = judge(receipt);
     expect(statusOf(signed, 7)).toBe("fail");
-    expect(signed.checks[6]!.explanation).toContain("rejected the canary step: “refund replies too terse”");
+    expect(signed.checks[6]!.explanation).toContain("rejected the canary step (signed, verified): “refund replies too terse”");
     const forged: SignedDecisions = { ...verifiedDecisions(receipt), records: verifiedDecisions(receipt).records.map((r) => ({ ...r, signatureVerified: { ok: false, reason: "forged" } })) };
     const ignored = judge(receipt, { decisions: forged });
     expect(ignored.checks[6]).toMatchObject({ status: "unavailable", waitingOn: "approval" });
