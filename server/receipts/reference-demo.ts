@@ -4,6 +4,7 @@
 // way the dashboard makes it: a real person with the canary approver role signs it with a registered passkey
 // (reference-approver.ts). Verdicts come out of the checks.
 import type { Database } from "@/server/db/client";
+import { DomainError } from "@/server/errors";
 import type { AuditActor } from "@/server/audit/audit-log";
 import { digestOf } from "@/server/digest";
 import { registerCandidate } from "@/server/candidates/register";
@@ -57,6 +58,21 @@ async function seedReferenceWorld(database: Database, actor: AuditActor) {
 export type SeededCandidate = { name: ReferenceName; candidateId: string };
 
 /**
+ * Signs the canary step the dashboard's way when the verdict waits for it. The signer is made on first need and
+ * returned for the next candidate; a refusal (say the approver's role was revoked here) leaves it waiting.
+ */
+async function approveIfWaiting(database: Database, signer: ReferenceSigner | null | undefined, name: ReferenceName, candidateId: string, at: Date) {
+  if ((await gateReport(database, candidateId, at)).report?.verdict !== "READY FOR APPROVAL") return signer;
+  const held = signer === undefined ? await referenceApprover(database, REFERENCE_POLICY_OWNER) : signer;
+  if (!held) return held;
+  await signCanaryApproval(database, held, candidateId, REFERENCE_APPROVAL_COMMENT, at).catch((e: unknown) => {
+    if (!(e instanceof DomainError)) throw e;
+    console.warn(`reference: ${name}'s canary approval was refused (${e.message}); it stays READY FOR APPROVAL`);
+  });
+  return held;
+}
+
+/**
  * Seeds the reference into `database`. A candidate whose verdict waits for the canary approval gets it, signed
  * by the fixture's approver, unless named in `withoutApproval`; the others' checks fail before approval could
  * count. Candidates already present are left as they are.
@@ -88,11 +104,7 @@ export async function seedReferenceDemo(
     const { resolution, lockedGate, canary, rollbackTest } = raw;
     const computedAt = at(7);
     await sealLink(database, candidate.id, "stage3", { resolution, lockedGate, canary, rollbackTest, computedAt, versions }, { sealedAt: computedAt });
-    const approvedAt = new Date(at(8));
-    if (!opts.withoutApproval?.includes(name) && (await gateReport(database, candidate.id, approvedAt)).report?.verdict === "READY FOR APPROVAL") {
-      signer ??= await referenceApprover(database, REFERENCE_POLICY_OWNER);
-      if (signer) await signCanaryApproval(database, signer, candidate.id, REFERENCE_APPROVAL_COMMENT, approvedAt);
-    }
+    if (!opts.withoutApproval?.includes(name)) signer = await approveIfWaiting(database, signer, name, candidate.id, new Date(at(8)));
     seeded.push({ name, candidateId: candidate.id });
   }
   return seeded;
