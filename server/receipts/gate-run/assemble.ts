@@ -52,8 +52,11 @@ function canaryOutcome(t: TaskRow, verifications: ReadonlyMap<string, Verificati
   };
 }
 
+/** Where the canary and the rollback probes run: the agent's bounded task set (the canary's, else the held-out one). */
+const boundedEnvironment = (ctx: GateRunContext) => (ctx.stage1.data.canary ? `${ctx.stage1.agent}-canary:${ctx.stage1.data.canary.id}` : `${ctx.stage1.agent}-gate:${ctx.stage1.data.heldOut.id}`);
+
 function rollbackTest(ctx: GateRunContext, pins: GatePins, tasks: readonly TaskRow[], checkedAt: string): RollbackTest {
-  const base = { environment: `${ctx.stage1.agent}-gate`, parent: ctx.stage1.parent, checkedAt };
+  const base = { environment: boundedEnvironment(ctx), parent: ctx.stage1.parent, checkedAt };
   if (!pins.parent.pinId) {
     const reason = pins.parent.resolution.status === "unresolvable" ? pins.parent.resolution.reason : "the parent was not pinned";
     return { ...base, loaded: false, routedBack: false, detail: reason };
@@ -88,7 +91,7 @@ export async function assembleStage3(database: Database, ctx: GateRunContext, pi
     const rows = await database.db.gateVerification.findMany({ where: { rolloutId: { in: canaryTasks.map((t) => t.rolloutId) } } });
     const verifications = new Map(rows.map((v) => [v.rolloutId, v]));
     stage3.canary = {
-      environment: `${s1.agent}-canary:${s1.data.canary?.id ?? "none"}`,
+      environment: boundedEnvironment(ctx),
       modelServer: ctx.versions.modelServer,
       window: { start: window.start, end: window.end },
       outcomes: canaryTasks.map((t) => canaryOutcome(t, verifications)),
