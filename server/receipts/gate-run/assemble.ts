@@ -3,6 +3,7 @@
 // unavailable with why — never scored), the canary's outcomes with how each was verified, and the rollback
 // probes against the pinned parent.
 import type { Database } from "@/server/db/client";
+import type { VersionSet } from "@/server/gate/versions";
 import type { CanaryOutcome, CanaryRun, CaseResult, RollbackTest, Stage3, UnavailableCase, Verification } from "@/server/gate/receipt/stage3";
 import { isPinned, type GateRunContext } from "./context";
 import { parseResult, type CanaryResult } from "./judge";
@@ -71,10 +72,10 @@ function rollbackTest(ctx: GateRunContext, pins: GatePins, tasks: readonly TaskR
   return { ...base, loaded: true, routedBack, detail, probes };
 }
 
-export async function assembleStage3(database: Database, ctx: GateRunContext, pins: GatePins, window: CanaryWindow | null, computedAt: string): Promise<Stage3> {
+export async function assembleStage3(database: Database, ctx: GateRunContext, versions: VersionSet, pins: GatePins, window: CanaryWindow | null, computedAt: string): Promise<Stage3> {
   const tasks = await database.db.gateRunTask.findMany({ where: { gateRunId: ctx.runId }, orderBy: [{ enqueuedAt: "asc" }, { rolloutId: "asc" }] });
   const s1 = ctx.stage1;
-  const stage3: Stage3 = { resolution: pins.resolution, computedAt, versions: ctx.versions };
+  const stage3: Stage3 = { resolution: pins.resolution, computedAt, versions };
   if (tasks.some((t) => t.phase === "locked_gate")) {
     const candidate = lockedSide(ctx, tasks, "candidate");
     const parent = lockedSide(ctx, tasks, "parent");
@@ -92,7 +93,7 @@ export async function assembleStage3(database: Database, ctx: GateRunContext, pi
     const verifications = new Map(rows.map((v) => [v.rolloutId, v]));
     stage3.canary = {
       environment: boundedEnvironment(ctx),
-      modelServer: ctx.versions.modelServer,
+      modelServer: versions.modelServer,
       window: { start: window.start, end: window.end },
       outcomes: canaryTasks.map((t) => canaryOutcome(t, verifications)),
       ...(window.stop ? { stop: window.stop } : {}),

@@ -5,7 +5,6 @@ import type { Database, Db } from "@/server/db/client";
 import type { Digest } from "@/server/digest";
 import { contractFacts, pricingOf, ZScoringSpec, type ScoringSpec, type TokenPricing, type ToolContractFacts } from "@/server/gate/evidence/gate-rollouts";
 import { ZStage1, type Stage1 } from "@/server/gate/receipt/stage1";
-import type { VersionSet } from "@/server/gate/versions";
 import type { RolloutConfig } from "@/server/store/types";
 import { currentEntries, type RegistryRecord } from "../registries";
 import { latestOf } from "../versions";
@@ -17,7 +16,6 @@ export type GateRunContext = {
   runId: string;
   candidateId: string;
   stage1: Stage1;
-  versions: VersionSet;
   /** `"<id>@<version>"`, as the runner must name it on its reward span. */
   evaluatorName: string;
   /** The pinned evaluator's registry body, when the registry holds that exact version with the pinned digest. */
@@ -61,7 +59,24 @@ function retryFrom(entries: readonly RegistryRecord[]): GateRunContext["retry"] 
   };
 }
 
-export async function loadGateRunContext(database: Database, run: { id: string; candidateId: string }, versions: VersionSet): Promise<GateRunContext> {
+// A run is stepped every few hundred milliseconds; its stage 1 and pinned datasets never change, and registry
+// entries rarely do, so the context is kept per run for a few seconds rather than re-read on every step.
+const CACHE_MS = 5_000;
+const CACHE_MAX = 64;
+const cache = new Map<string, { at: number; ctx: Promise<GateRunContext> }>();
+
+export function gateRunContext(database: Database, run: { id: string; candidateId: string }): Promise<GateRunContext> {
+  const now = Date.now();
+  const held = cache.get(run.id);
+  if (held && now - held.at < CACHE_MS) return held.ctx;
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+  const ctx = loadGateRunContext(database, run);
+  cache.set(run.id, { at: now, ctx });
+  ctx.catch(() => cache.delete(run.id));
+  return ctx;
+}
+
+async function loadGateRunContext(database: Database, run: { id: string; candidateId: string }): Promise<GateRunContext> {
   const db = database.db;
   const candidate = await db.candidate.findUniqueOrThrow({ where: { id: run.candidateId } });
   const stage1 = ZStage1.parse(JSON.parse(candidate.stage1));
@@ -75,7 +90,6 @@ export async function loadGateRunContext(database: Database, run: { id: string; 
     runId: run.id,
     candidateId: run.candidateId,
     stage1,
-    versions,
     evaluatorName: `${e.id}@${e.version}`,
     evaluatorBody,
     scoring: spec.success

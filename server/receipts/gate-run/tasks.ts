@@ -67,6 +67,16 @@ export async function tasksOf(database: Database, runId: string, phase?: TaskPha
   });
 }
 
+/** The tasks still waiting for their rollout (no result column: what a step reads most often). */
+export async function pendingTasks(database: Database, runId: string, phases: readonly TaskPhase[]): Promise<TaskRow[]> {
+  const rows = await database.db.gateRunTask.findMany({
+    where: { gateRunId: runId, state: "pending", phase: { in: [...phases] } },
+    orderBy: [{ enqueuedAt: "asc" }, { rolloutId: "asc" }],
+    select: { rolloutId: true, phase: true, side: true, caseId: true, state: true },
+  });
+  return rows.map((r) => ({ ...r, result: null }));
+}
+
 /**
  * Reads the rollouts of `tasks`; spans of the latest attempt are read for finished rollouts, and for running
  * ones when `running` is set (the canary is judged from its spans while it runs).
