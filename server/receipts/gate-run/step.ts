@@ -8,6 +8,7 @@ import type { Database } from "@/server/db/client";
 import type { LinkContent } from "@/server/gate/receipt/seal";
 import { boundaryBreach, type CanaryObservation } from "@/server/gate/evidence/gate-rollouts";
 import { loadReceipt, openReceipt, sealLink } from "../links";
+import { lateEvidenceOf } from "../late-evidence";
 import { stage2FromStore } from "../rollups";
 import { currentVersions } from "../versions";
 import type { VersionSet } from "@/server/gate/versions";
@@ -78,7 +79,8 @@ async function start(database: Database, run: RunRow, ctx: GateRunContext, deadl
   if (!loaded.verification.ok) throw new Error("the stored receipt fails verification; the gate does not run on it");
   if (loaded.chain.length === 0) await openReceipt(database, run.candidateId);
   const receipt = (await loadReceipt(database, run.candidateId)).receipt!;
-  if (!receipt.stage2) {
+  // A first run seals stage 2; a re-run seals a new one when admitted rollouts changed since (late evidence).
+  if (!receipt.stage2 || (await lateEvidenceOf(database.db, receipt.stage2)).length > 0) {
     const candidate = await database.db.candidate.findUniqueOrThrow({ where: { id: run.candidateId } });
     await sealLink(database, run.candidateId, "stage2", await stage2FromStore(database, candidate, await versionsFor(database, run.candidateId)));
   }
