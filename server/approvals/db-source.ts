@@ -30,6 +30,7 @@ export const receiptSource: ReceiptSource = {
       chain: stored.chain,
       policy: stored.policy,
       currentVersions: stored.versions,
+      lateEvidence: stored.lateEvidence,
     };
   },
   sealApproval: (tx, candidateId, content, sealedAt) => sealLinkIn(tx, candidateId, "approval", content, sealedAt),

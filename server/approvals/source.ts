@@ -4,6 +4,7 @@
 import type { Db, Tx } from "@/server/db/client";
 import type { GatePolicy } from "@/server/gate/policy";
 import type { LinkContent, SealedLink } from "@/server/gate/receipt/seal";
+import type { LateEvidence } from "@/server/gate/freshness";
 import type { VersionSet } from "@/server/gate/versions";
 
 export type CandidateFacts = {
@@ -17,7 +18,7 @@ export type CandidateFacts = {
   trainingRunId: string | null;
 };
 
-export type ReceiptState = { candidate: CandidateFacts; chain: SealedLink[]; policy: GatePolicy; currentVersions: VersionSet };
+export type ReceiptState = { candidate: CandidateFacts; chain: SealedLink[]; policy: GatePolicy; currentVersions: VersionSet; lateEvidence?: readonly LateEvidence[] };
 
 export type ReceiptSource = {
   /** The candidate, its sealed chain, the promotion policy and the versions in force now; null if unknown. */

@@ -2,13 +2,14 @@
 import { applyFreshness, runCanaryStageChecks, runChecks } from "./checks/run";
 import type { CheckResult } from "./checks/types";
 import { deriveEvidence, type GateEvidence } from "./evidence/derive";
-import { isFresh, type Freshness } from "./freshness";
+import { isFresh, type Freshness, type LateEvidence } from "./freshness";
 import type { GatePolicy } from "./policy";
 import type { Receipt } from "./receipt/view";
 import { decideVerdict, type VerdictDecision } from "./verdict";
 import type { VersionSet } from "./versions";
 
-export type GateInput = { receipt: Receipt; policy: GatePolicy; currentVersions: VersionSet; now: Date };
+/** `lateEvidence`: admitted rollouts that changed in the store after stage 2 was sealed (checks 2 and 3 go stale). */
+export type GateInput = { receipt: Receipt; policy: GatePolicy; currentVersions: VersionSet; now: Date; lateEvidence?: readonly LateEvidence[] };
 
 export type GateReport = VerdictDecision & {
   evaluatedAt: string;
@@ -19,9 +20,9 @@ export type GateReport = VerdictDecision & {
   evidence: GateEvidence;
 };
 
-export function evaluateGate({ receipt, policy, currentVersions, now }: GateInput): GateReport {
+export function evaluateGate({ receipt, policy, currentVersions, now, lateEvidence = [] }: GateInput): GateReport {
   const evidence = deriveEvidence(receipt, policy);
-  const freshness = isFresh(receipt, currentVersions, now, policy);
+  const freshness = isFresh(receipt, currentVersions, now, policy, lateEvidence);
   const checks = applyFreshness(runChecks(receipt, evidence, policy, now), freshness.stale, "admission");
   const stageChecks = runCanaryStageChecks(receipt, evidence, policy);
   const canaryStageChecks = stageChecks && applyFreshness(stageChecks, freshness.stale, "canary-stage");

@@ -9,6 +9,8 @@ import type { GatePolicy } from "@/server/gate/policy";
 import type { ChainVerification, SealedLink } from "@/server/gate/receipt/seal";
 import type { Receipt } from "@/server/gate/receipt/view";
 import type { VersionSet } from "@/server/gate/versions";
+import type { LateEvidence } from "@/server/gate/freshness";
+import { lateEvidenceOf } from "./late-evidence";
 import { loadReceipt } from "./links";
 import { currentPolicy } from "./registries";
 import { currentVersions } from "./versions";
@@ -23,6 +25,8 @@ export type StoredGateReport = {
   receipt: Receipt | null;
   policy: GatePolicy;
   versions: VersionSet;
+  /** Admitted rollouts that changed after stage 2 was sealed (checks 2 and 3 are stale on them). */
+  lateEvidence: LateEvidence[];
   /** Null when the receipt has no stages yet or fails verification (a broken receipt is never judged). */
   report: GateReport | null;
 };
@@ -34,6 +38,7 @@ export async function gateReport(database: Database | { db: Db | Tx }, candidate
   const loaded = await loadReceipt(database, candidateId);
   const policy = await currentPolicy(database.db, candidate.agent);
   const versions = await currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as Digest });
-  const report = loaded.receipt ? evaluateGate({ receipt: loaded.receipt, policy, currentVersions: versions, now }) : null;
-  return { candidate, ...loaded, policy, versions, report };
+  const lateEvidence = await lateEvidenceOf(database.db, loaded.receipt?.stage2);
+  const report = loaded.receipt ? evaluateGate({ receipt: loaded.receipt, policy, currentVersions: versions, now, lateEvidence }) : null;
+  return { candidate, ...loaded, policy, versions, lateEvidence, report };
 }
