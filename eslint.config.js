@@ -16,6 +16,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts (the foreign agent a test spawns with `node`): Node's globals.
+    files: ["**/*.mjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly", fetch: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly" } },
+  },
+  {
     // Domain code never imports the web framework or React (see ARCHITECTURE.md).
     files: ["server/**/*.ts"],
     ignores: ["server/routers/**"],

@@ -9,6 +9,7 @@ import next from "next";
 import { getDatabase } from "../server/db/client";
 import { serveGateApi } from "../server/gate-api/http";
 import { createLightgateServer } from "../server/http/server-listener";
+import { orchestrateGates } from "../server/receipts/gate-queue";
 import { getStoreRuntime, startStoreBackground } from "../server/store/runtime";
 
 const dev = process.argv.includes("--dev");
@@ -26,8 +27,14 @@ const gateApi = (request: Request) => serveGateApi(database, request);
 const server = createLightgateServer(store.serve, (req, res) => handleNext(req, res), { fallbackHost: hostname, gateApi });
 server.listen(port, hostname, () => console.log(`Ready on http://${hostname}:${port}`));
 
+// Gate runs are stepped here (leases keep several processes from stepping one run twice): the orchestrator
+// only enqueues rollouts and judges what runners send back, so it is light enough to live beside the API.
+const orchestrator = new AbortController();
+if (process.env.LIGHTGATE_GATE_ORCHESTRATOR !== "0") void orchestrateGates(database, orchestrator.signal, { owner: `server-${process.pid}`, log: (line) => console.log(`[gates] ${line}`) });
+
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.once(signal, () => {
+    orchestrator.abort();
     server.close();
     server.closeAllConnections();
     void app.close().finally(() => process.exit(0));

@@ -1,7 +1,7 @@
 // The trainer worker process: claims training runs from the database and executes them; PPO and
 // Q-learning runs enqueue rollouts into the store, which runner processes (scripts/runner.ts) execute.
 //   DATABASE_URL=… npx tsx scripts/worker.ts [--id trainer-1] [--lease-ms 15000] [--gates]
-// --gates also runs queued gate runs (runPendingGates) every 2 s, e.g. those continual runs request.
+// --gates also steps open gate runs (the server process does too; leases keep one step per run at a time).
 // Several workers may run against one database; a run whose worker dies is picked up again when its
 // lease runs out and continues from its last checkpoint.
 import { parseArgs } from "node:util";
@@ -9,7 +9,7 @@ import { getDatabase } from "../server/db/client";
 import { storeFor } from "../server/store";
 import { TrainerWorker } from "../server/training/worker";
 import { stopSignal } from "../server/process/lifecycle";
-import { runPendingGates } from "../server/receipts/gate-queue";
+import { orchestrateGates } from "../server/receipts/gate-queue";
 
 const { values } = parseArgs({
   options: {
@@ -30,16 +30,7 @@ const worker = new TrainerWorker(database, storeFor(database), {
 });
 console.log(`trainer worker ${worker.workerId}: waiting for training runs${values.gates ? " (and gate runs)" : ""}`);
 const signal = stopSignal(`trainer worker ${worker.workerId}`);
-const gates = values.gates
-  ? (async () => {
-      while (!signal.aborted) {
-        for (const g of await runPendingGates(database, { limit: 5 }).catch((e: Error) => (console.error(`gate worker: ${e.message}`), []))) {
-          if (!values.quiet) console.log(`[gates] ${g.candidateId}: ${g.status} ${g.detail.slice(0, 200)}`);
-        }
-        await new Promise((r) => setTimeout(r, 2_000));
-      }
-    })()
-  : Promise.resolve();
+const gates = values.gates ? orchestrateGates(database, signal, { owner: `worker-${worker.workerId}`, log: values.quiet ? undefined : (line) => console.log(`[gates] ${line}`) }) : Promise.resolve();
 await Promise.all([worker.run(signal), gates]);
 await database.close();
 process.exit(0);

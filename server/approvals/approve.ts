@@ -198,7 +198,7 @@ async function commit(
   key: ReceiptKey,
   now: Date,
 ) {
-  const { candidate: c, chain, policy, currentVersions } = snap.state;
+  const { candidate: c, chain, policy, currentVersions, lateEvidence } = snap.state;
   const at = now.toISOString();
   const approval = { step: snap.step, decision: "approve" as const, actor: actorRefFor(actor, c.agent), approves: snap.target!, at, comment: data.comment };
   const link = await source.sealApproval(tx, c.id, approval, at);
@@ -219,7 +219,7 @@ async function commit(
   let verdict: string;
   let reason: string;
   if (snap.step === "canary") {
-    const report = evaluateGate({ receipt, policy, currentVersions, now, decisions });
+    const report = evaluateGate({ receipt, policy, currentVersions, now, decisions, lateEvidence });
     if (report.verdict !== "PROMOTE TO BOUNDED CANARY") throw new Error(`after approval the verdict is ${report.verdict}, not PROMOTE TO BOUNDED CANARY`);
     ({ verdict, sentence: reason } = report);
   } else {
@@ -229,7 +229,7 @@ async function commit(
       latestCandidate: null,
       approvedDefault: current && { resourceId: current.resourcesId, version: current.version, digest: current.digest, receiptDigest: (current.receiptDigest ?? link.digest) as typeof link.digest },
     };
-    const move = decideDefaultMove({ receipt, receiptHead: link.digest, pointers, policy, currentVersions, now, decisions });
+    const move = decideDefaultMove({ receipt, receiptHead: link.digest, pointers, policy, currentVersions, now, decisions, lateEvidence });
     if (!move.allowed) throw new DomainError("PRECONDITION_FAILED", `the approved default may not move: ${move.reasons.join("; ")}`, "receipt");
     ({ verdict, sentence: reason } = move.report);
   }

@@ -31,6 +31,7 @@ export const receiptSource: ReceiptSource = {
       policy: stored.policy,
       currentVersions: stored.versions,
       decisions: stored.decisions,
+      lateEvidence: stored.lateEvidence,
     };
   },
   sealApproval: (tx, candidateId, content, sealedAt) => sealLinkIn(tx, candidateId, "approval", content, sealedAt),

@@ -32,7 +32,7 @@ export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candi
   if (!state) throw new DomainError("NOT_FOUND", `candidateId: no candidate ${candidateId}`, "candidateId");
   const { chain, candidate: c } = state;
   const receipt = receiptView(chain);
-  const report = evaluateGate({ receipt, policy: state.policy, currentVersions: state.currentVersions, now, decisions: state.decisions });
+  const report = evaluateGate({ receipt, policy: state.policy, currentVersions: state.currentVersions, now, decisions: state.decisions, lateEvidence: state.lateEvidence });
   const step = report.step;
   const target = approvalTarget(chain, step);
   const authority = receipt.stage1.approvers[step];

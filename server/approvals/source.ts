@@ -5,6 +5,7 @@ import type { Db, Tx } from "@/server/db/client";
 import type { GatePolicy } from "@/server/gate/policy";
 import type { LinkContent, SealedLink } from "@/server/gate/receipt/seal";
 import type { SignedDecisions } from "@/server/gate/receipt/signed-decisions";
+import type { LateEvidence } from "@/server/gate/freshness";
 import type { VersionSet } from "@/server/gate/versions";
 
 export type CandidateFacts = {
@@ -18,8 +19,11 @@ export type CandidateFacts = {
   trainingRunId: string | null;
 };
 
-/** `decisions`: the signed decisions behind the chain's approval links (server/receipts/decision-signatures.ts). */
-export type ReceiptState = { candidate: CandidateFacts; chain: SealedLink[]; policy: GatePolicy; currentVersions: VersionSet; decisions: SignedDecisions };
+/**
+ * `decisions`: the signed decisions behind the chain's approval links (server/receipts/decision-signatures.ts);
+ * `lateEvidence`: admitted rollouts that changed after stage 2 was sealed.
+ */
+export type ReceiptState = { candidate: CandidateFacts; chain: SealedLink[]; policy: GatePolicy; currentVersions: VersionSet; decisions: SignedDecisions; lateEvidence?: readonly LateEvidence[] };
 
 export type ReceiptSource = {
   /** The candidate, its sealed chain, the policy, the versions in force now and its signed decisions; null if unknown. */

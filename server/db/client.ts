@@ -21,8 +21,9 @@ export type Database = {
    * together with its audit row. `locks` names what the section reads and then changes: on PostgreSQL
    * each becomes a transaction-scoped advisory lock, so two sections on the same name never interleave
    * (read committed would otherwise lose updates); on SQLite a transaction already holds the write lock.
+   * `timeoutMs` (default 15 s) bounds it; raise it only for sections that write a bounded bulk (a dataset).
    */
-  transaction<T>(fn: (tx: Tx) => Promise<T>, opts?: { locks?: string[] }): Promise<T>;
+  transaction<T>(fn: (tx: Tx) => Promise<T>, opts?: { locks?: string[]; timeoutMs?: number }): Promise<T>;
   /** Raw SQLite writers on their own connection await this first (see WriteGate); no-op on Postgres. */
   beforeWrite(): Promise<void>;
   close(): Promise<void>;
@@ -98,7 +99,7 @@ export async function openDatabase(target: DbTarget): Promise<Database> {
               await tx.$executeRawUnsafe(`DELETE FROM "SystemSetting" WHERE 0`);
               return track(tx, opts?.locks, fn);
             },
-            { timeout: 15_000, maxWait: 15_000 },
+            { timeout: opts?.timeoutMs ?? 15_000, maxWait: 15_000 },
           );
         });
       },
@@ -122,7 +123,7 @@ export async function openDatabase(target: DbTarget): Promise<Database> {
           }
           return track(tx, opts?.locks, fn);
         },
-        { timeout: 15_000, maxWait: 15_000 },
+        { timeout: opts?.timeoutMs ?? 15_000, maxWait: 15_000 },
       ),
     close: () => db.$disconnect(),
   };

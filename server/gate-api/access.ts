@@ -21,6 +21,8 @@ export type GateCall = {
   query: URLSearchParams;
   /** The JSON body (POST routes), already read when the route's access needed it. */
   body(): Promise<Record<string, unknown>>;
+  /** The JSON body of a route whose body is optional: `{}` when none was sent. */
+  optionalBody(): Promise<Record<string, unknown>>;
   /** Refuses (403) unless the caller holds the route's scope for `agent`. */
   authorize(agent: string): void;
   /** Whether the caller holds the route's scope for `agent` (lists filter by it). */

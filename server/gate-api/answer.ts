@@ -39,6 +39,8 @@ export function answer(status: number, body: unknown, headers: Record<string, st
  */
 export function refusalAnswer(e: unknown, fields: ReadonlyMap<string, string> = new Map()): Response | null {
   if (e instanceof GateApiError) return answer(e.status, refusalBody(e.code, e.message, e.field));
+  // A transaction that could not finish in time on a loaded database (Prisma P2028) wrote nothing: retryable.
+  if ((e as { code?: unknown } | null)?.code === "P2028") return answer(503, refusalBody("busy", "the server is busy: the write did not finish in time and nothing was written; retry shortly", undefined), { "retry-after": "5" });
   if (e instanceof DomainError) {
     const field = e.field === undefined ? undefined : (fields.get(e.field) ?? e.field);
     const message = field !== undefined && !e.message.includes(field) ? `${field}: ${e.message}` : e.message;

@@ -43,7 +43,8 @@ export async function publishDataset(database: Database, actor: AuditActor, body
       await appendAudit(tx, { actor, action: "gate.dataset.publish", target: { type: "gate_dataset", id }, after: { name: body.name, kind: body.kind, digest, caseCount: cases.length } });
       return { dataset: toRecord(row), created: true };
     },
-    { locks: [AUDIT_LOCK, `gate-dataset:${id}`] },
+    // Up to 10,000 cases (16 MiB) in one transaction: all or nothing, given the time a loaded machine needs.
+    { locks: [AUDIT_LOCK, `gate-dataset:${id}`], timeoutMs: 120_000 },
   );
 }
 

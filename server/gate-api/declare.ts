@@ -6,10 +6,10 @@ import { randomBytes } from "node:crypto";
 import { AUDIT_LOCK, appendAudit } from "@/server/audit/audit-log";
 import type { Actor } from "@/server/auth/actor";
 import type { Database } from "@/server/db/client";
-import { canonicalJson, digestOf, type Digest } from "@/server/digest";
+import { canonicalJson, type Digest } from "@/server/digest";
 import { ZStage1 } from "@/server/gate/receipt/stage1";
 import { ZCandidateDeclaration } from "@/server/gate/receipt/refs";
-import type { DeclaredStage1, StoredDeclaration } from "@/server/receipts/declarations";
+import { trainingResourcesRef, type DeclaredStage1, type StoredDeclaration } from "@/server/receipts/declarations";
 import { currentVersions } from "@/server/receipts/versions";
 import { storeFor } from "@/server/store";
 import { badField } from "./answer";
@@ -19,13 +19,6 @@ import type { DeclareReceiptBody } from "./declaration.schema";
 import { snakeFieldOf } from "./declaration-view";
 
 export const newReceiptId = () => `rcpt-${randomBytes(6).toString("hex")}`;
-
-/** The training-data pin for `{resources_ids}`: an id and digest over the sorted ids, so check 1 can recompute it. */
-export function trainingResourcesRef(resourcesIds: readonly string[]): { id: string; digest: Digest } {
-  const ids = [...new Set(resourcesIds)].sort();
-  const digest = digestOf({ resources_ids: ids });
-  return { id: `rsids-${digest.slice("sha256:".length, "sha256:".length + 16)}`, digest };
-}
 
 async function resolveParent(database: Database, parent: DeclareReceiptBody["parent"]) {
   const version = await storeFor(database).resourcesVersion(parent.resources_id, parent.version);

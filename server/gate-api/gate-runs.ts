@@ -7,13 +7,14 @@ import type { Database, Db } from "@/server/db/client";
 import { requestGateRun } from "@/server/receipts/gate-queue";
 import type { DeclarationRecord } from "@/server/receipts/declarations";
 import { DomainError } from "@/server/errors";
+import type { RequestGateRunBody } from "./gate-runs.schema";
 
-export async function requestRunForReceipt(database: Database, actor: Actor, declaration: DeclarationRecord) {
+export async function requestRunForReceipt(database: Database, actor: Actor, declaration: DeclarationRecord, input: RequestGateRunBody) {
   if (!declaration.candidateId) {
     throw new DomainError("PRECONDITION_FAILED", `receipt_id: receipt ${declaration.id} has no candidate yet: bind one first (POST /v1/gate/receipts/${declaration.id}/candidate)`, "receipt_id");
   }
-  const run = await requestGateRun(database, { candidateId: declaration.candidateId, actor });
-  return { gate_run_id: run.id, receipt_id: declaration.id, candidate_id: run.candidateId, status: run.status };
+  const run = await requestGateRun(database, { candidateId: declaration.candidateId, actor, deadlineSeconds: input.deadline_seconds });
+  return { gate_run_id: run.id, receipt_id: declaration.id, candidate_id: run.candidateId, status: run.status, deadline_seconds: run.deadlineSeconds };
 }
 
 const parsed = (text: string | null): unknown => (text === null ? null : (JSON.parse(text) as unknown));
@@ -48,6 +49,9 @@ export async function gateRunView(database: Database, id: string) {
       started_at: run.startedAt?.toISOString() ?? null,
       finished_at: run.finishedAt?.toISOString() ?? null,
       error: run.error,
+      deadline_seconds: run.deadlineSeconds,
+      deadline_at: run.deadlineAt?.toISOString() ?? null,
+      orchestration_ms: run.orchestrationMs,
       verdict,
       checks,
   };

@@ -63,6 +63,7 @@ async function serve(database: Database, request: Request): Promise<Response> {
     params,
     query: url.searchParams,
     body: () => (body ??= readJsonBody(request)),
+    optionalBody: () => (body ??= readJsonBody(request, { optional: true })),
     allows: (a) => scope === "read" || actorCan(actor, scope, a),
     authorize(a) {
       if (!call.allows(a)) throw forbidden(actor, scope as Exclude<typeof scope, "read">, a);

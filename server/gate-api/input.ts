@@ -22,15 +22,18 @@ function nonFinitePath(value: unknown): string | null {
   return null;
 }
 
-/** The request's body as a JSON object. */
-export async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
+/** The request's body as a JSON object; with `optional`, an empty body reads as `{}`. */
+export async function readJsonBody(request: Request, opts: { optional?: boolean } = {}): Promise<Record<string, unknown>> {
   let bytes: Uint8Array;
   try {
     bytes = new Uint8Array(await request.arrayBuffer());
   } catch (e) {
     throw new GateApiError(400, "bad_request", new BodyAbortedError(e).message, "body");
   }
-  if (bytes.byteLength === 0) throw badField("body", "is required: send a JSON object");
+  if (bytes.byteLength === 0) {
+    if (opts.optional) return {};
+    throw badField("body", "is required: send a JSON object");
+  }
   let value: unknown;
   try {
     value = JSON.parse(UTF8.decode(bytes));

@@ -9,6 +9,7 @@ import { ZPublishDataset } from "./datasets.schema";
 import { ZDeclareReceipt } from "./declaration.schema";
 import { declareReceipt } from "./declare";
 import { gateRunView, requestRunForReceipt } from "./gate-runs";
+import { ZRequestGateRun } from "./gate-runs.schema";
 import { parseInput, queryInt } from "./input";
 import { pendingVerifications } from "./pending";
 import { receiptView } from "./receipt-view";
@@ -86,7 +87,9 @@ export const GATE_API_ROUTES: readonly GateRoute[] = [
     path: "/v1/gate/receipts/:receipt_id/gate-runs",
     access: { scope: "gate:run", agent: "record" },
     async serve(call) {
-      return { status: 202, body: await requestRunForReceipt(call.database, call.actor, await declarationOf(call)) };
+      const declaration = await declarationOf(call);
+      const input = parseInput(ZRequestGateRun, await call.optionalBody());
+      return { status: 202, body: await requestRunForReceipt(call.database, call.actor, declaration, input) };
     },
   },
   {

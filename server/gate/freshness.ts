@@ -65,17 +65,31 @@ export function staleReasons(recorded: Recorded, check: CheckId, current: Versio
   return reasons;
 }
 
+/** An admitted rollout whose store state changed after stage 2 was sealed, and how (the database edge finds them). */
+export type LateEvidence = { rolloutId: string; change: string };
+/** The checks that read stage 2's rollups: their evidence is stale while an admitted rollout has moved on. */
+export const STAGE2_CHECKS = [2, 3] as const satisfies readonly CheckId[];
+
+function lateEvidenceReason(late: readonly LateEvidence[]): StaleReason {
+  const named = late.slice(0, 3).map((l) => `${l.rolloutId} (${l.change})`).join(", ");
+  const more = late.length > 3 ? ` and ${late.length - 3} more` : "";
+  const sentence = `${late.length} admitted rollout${late.length > 1 ? "s" : ""} changed after stage 2 was sealed: ${named}${more}`;
+  return { input: "late-evidence", rollouts: late.map((l) => l.rolloutId), sentence };
+}
+
 export type StaleCheck = { check: CheckId; scope: CheckScope; reasons: StaleReason[] };
 export type Freshness = { fresh: boolean; stale: StaleCheck[] };
 
 /** Lists every check whose evidence went stale, and why. Checks with no recorded evidence are not stale (they are unavailable). */
-export function isFresh(receipt: Receipt, currentVersions: VersionSet, now: Date, policy: AgePolicy = DEFAULT_GATE_POLICY): Freshness {
+export function isFresh(receipt: Receipt, currentVersions: VersionSet, now: Date, policy: AgePolicy = DEFAULT_GATE_POLICY, late: readonly LateEvidence[] = []): Freshness {
   const stale: StaleCheck[] = [];
   const scopes: [CheckScope, readonly CheckId[]][] = [["admission", CHECK_IDS]];
   if (receipt.canaryStage) scopes.push(["canary-stage", CANARY_STAGE_CHECKS]);
   for (const [scope, checks] of scopes) {
     for (const check of checks) {
-      const reasons = staleReasons(recordedFor(receipt, check, scope), check, currentVersions, now, policy);
+      const recorded = recordedFor(receipt, check, scope);
+      const reasons = staleReasons(recorded, check, currentVersions, now, policy);
+      if (recorded && late.length && scope === "admission" && (STAGE2_CHECKS as readonly CheckId[]).includes(check)) reasons.push(lateEvidenceReason(late));
       if (reasons.length) stale.push({ check, scope, reasons });
     }
   }

@@ -2,7 +2,15 @@
 // stored and read back. The row keeps the stage-1 fields as canonical JSON — all but the candidate's version
 // and digest, which binding fills in — plus the training resources ids the receipt admits to its stage 2.
 import type { Db, Tx } from "@/server/db/client";
+import { digestOf, type Digest } from "@/server/digest";
 import type { Stage1 } from "@/server/gate/receipt/stage1";
+
+/** The training-data pin for `{resources_ids}`: an id and digest over the sorted ids, so check 1 can recompute it. */
+export function trainingResourcesRef(resourcesIds: readonly string[]): { id: string; digest: Digest } {
+  const ids = [...new Set(resourcesIds)].sort();
+  const digest = digestOf({ resources_ids: ids });
+  return { id: `rsids-${digest.slice("sha256:".length, "sha256:".length + 16)}`, digest };
+}
 
 /** The stage-1 fields of a declaration; the candidate is known only by the resources id declared, if any. */
 export type DeclaredStage1 = Omit<Stage1, "candidate"> & { candidate?: { resourceId: string } };

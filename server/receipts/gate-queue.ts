@@ -1,89 +1,88 @@
-// Gate runs as a queue: `requestGateRun` records a queued run (who asked, when); `runPendingGates` — the
-// worker loop's call — claims queued runs one at a time with a conditional update (two workers never run
-// the same one), completes the receipt up to stage 2 from the store if needed, runs the admission gate
-// and seals its stage 3, and records the check results it produced with the versions they rest on.
+// Gate runs as a queue: `requestGateRun` records a queued run (who asked, when, how long each phase may wait
+// for runners); `runPendingGates` — the orchestrator loop's call, in the server process and in workers with
+// --gates — steps every open run whose lease it can take (gate-run/step.ts). A receipt whose held-out set is
+// not a published gate dataset (evidence imported from elsewhere) is refused up front: the gate could only
+// ask runners for cases it holds.
 import type { Database } from "@/server/db/client";
 import { AUDIT_LOCK, appendAudit, type AuditActor } from "@/server/audit/audit-log";
-import { digestOf, newId } from "@/server/digest";
+import { newId } from "@/server/digest";
 import { DomainError } from "@/server/errors";
-import type { LinkContent } from "@/server/gate/receipt/seal";
-import { loadReceipt, openReceipt, sealLink } from "./links";
-import { gateReport } from "./report";
-import { stage2FromStore } from "./rollups";
-import { runAdmissionGate } from "./gate-run";
-import { currentVersions } from "./versions";
+import { stepGateRun, type StepResult } from "./gate-run/step";
 
-export async function requestGateRun(database: Database, input: { candidateId: string; actor: AuditActor }) {
+export { recordCheckResults } from "./check-results";
+
+/** How long each phase waits for runners (and the verifying phase for verifiers) unless the request says. */
+export const DEFAULT_DEADLINE_SECONDS = Number(process.env.LIGHTGATE_GATE_DEADLINE_SECONDS ?? 600);
+export const MIN_DEADLINE_SECONDS = 1;
+export const MAX_DEADLINE_SECONDS = 86_400;
+
+export type GateRunRequest = { candidateId: string; actor: AuditActor; deadlineSeconds?: number };
+
+export async function requestGateRun(database: Database, input: GateRunRequest) {
+  const deadline = input.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS;
+  if (!Number.isFinite(deadline) || deadline < MIN_DEADLINE_SECONDS || deadline > MAX_DEADLINE_SECONDS) {
+    throw new DomainError("BAD_REQUEST", `deadline_seconds: must be between ${MIN_DEADLINE_SECONDS} and ${MAX_DEADLINE_SECONDS}`, "deadline_seconds");
+  }
   return database.transaction(
     async (tx) => {
-      const candidate = await tx.candidate.findUnique({ where: { id: input.candidateId }, select: { id: true, agent: true } });
+      const candidate = await tx.candidate.findUnique({ where: { id: input.candidateId }, select: { id: true, agent: true, stage1: true } });
       if (!candidate) throw new DomainError("NOT_FOUND", `no candidate ${input.candidateId}`, "candidateId");
+      const heldOut = (JSON.parse(candidate.stage1) as { data?: { heldOut?: { id?: string } } }).data?.heldOut?.id ?? "";
+      if (!(await tx.gateDataset.findUnique({ where: { id: heldOut }, select: { id: true } }))) {
+        throw new DomainError(
+          "PRECONDITION_FAILED",
+          `${candidate.id}: its held-out set ${heldOut.slice(0, 100) || "(none)"} is not a published gate dataset — the receipt's evidence was imported, so the gate cannot ask runners for its cases; its sealed verdict stands as recorded`,
+          "candidateId",
+        );
+      }
       const open = await tx.gateRun.findFirst({ where: { candidateId: candidate.id, status: { in: ["queued", "running"] } } });
       if (open) return open;
-      const run = await tx.gateRun.create({ data: { id: newId("gr"), candidateId: candidate.id, kind: "admission", status: "queued", requestedById: input.actor.id, requestedAt: new Date() } });
-      await appendAudit(tx, { actor: input.actor, action: "gate.run.request", target: { type: "candidate", id: candidate.id }, after: { run: run.id } });
+      const run = await tx.gateRun.create({
+        data: { id: newId("gr"), candidateId: candidate.id, kind: "admission", status: "queued", phase: "queued", requestedById: input.actor.id, requestedAt: new Date(), deadlineSeconds: Math.round(deadline) },
+      });
+      await appendAudit(tx, { actor: input.actor, action: "gate.run.request", target: { type: "candidate", id: candidate.id }, after: { run: run.id, deadlineSeconds: run.deadlineSeconds } });
       return run;
     },
     { locks: [AUDIT_LOCK, `gate-run:${input.candidateId}`] },
   );
 }
 
-/** Records each check result of the current report against the chain head and the versions in force. */
-export async function recordCheckResults(database: Database, candidateId: string, now: Date = new Date()) {
-  const stored = await gateReport(database, candidateId, now);
-  if (!stored.report || !stored.head) return null;
-  const versionsKey = digestOf(stored.versions);
-  const rows = [...stored.report.checks.map((c) => ({ c, scope: "admission" })), ...(stored.report.canaryStageChecks ?? []).map((c) => ({ c, scope: "canary-stage" }))];
-  await database.db.gateCheckResult.createMany({
-    data: rows.map(({ c, scope }) => ({
-      id: newId("gc"),
-      candidateId,
-      headDigest: stored.head!,
-      versionsKey,
-      check: c.id,
-      scope,
-      status: c.status,
-      sentence: c.explanation,
-      evidence: JSON.stringify(c.evidence),
-      versions: JSON.stringify(c.versions),
-      verdict: stored.report!.verdict,
-      evaluatedAt: now,
-    })),
-  });
-  return stored.report;
-}
+export type RunOutcome = { id: string; candidateId: string; status: "done" | "failed"; detail: string };
 
-async function runOne(database: Database, runId: string, candidateId: string) {
-  const candidate = await database.db.candidate.findUniqueOrThrow({ where: { id: candidateId } });
-  let loaded = await loadReceipt(database, candidateId);
-  if (!loaded.verification.ok) throw new Error("the stored receipt fails verification; the gate does not run on it");
-  if (loaded.chain.length === 0) await openReceipt(database, candidateId);
-  loaded = await loadReceipt(database, candidateId);
-  const versions = await currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as `sha256:${string}` });
-  if (!loaded.receipt!.stage2) await sealLink(database, candidateId, "stage2", await stage2FromStore(database, candidate, versions));
-  const stage3 = await runAdmissionGate(database, loaded.receipt!.stage1, versions, runId);
-  const link = await sealLink(database, candidateId, "stage3", stage3 as LinkContent<"stage3">);
-  await recordCheckResults(database, candidateId);
-  return link.digest;
-}
-
-/** Runs queued gate runs (oldest first) until none is left or `limit` ran; returns what each did. */
-export async function runPendingGates(database: Database, opts: { limit?: number } = {}) {
-  const done: { id: string; candidateId: string; status: "done" | "failed"; detail: string }[] = [];
-  while (done.length < (opts.limit ?? Infinity)) {
-    const next = await database.db.gateRun.findFirst({ where: { status: "queued" }, orderBy: [{ requestedAt: "asc" }, { id: "asc" }] });
-    if (!next) break;
-    const claimed = await database.db.gateRun.updateMany({ where: { id: next.id, status: "queued" }, data: { status: "running", startedAt: new Date() } });
-    if (claimed.count !== 1) continue; // another worker took it
-    try {
-      const digest = await runOne(database, next.id, next.candidateId);
-      await database.db.gateRun.update({ where: { id: next.id }, data: { status: "done", finishedAt: new Date(), linkDigest: digest } });
-      done.push({ id: next.id, candidateId: next.candidateId, status: "done", detail: digest });
-    } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      await database.db.gateRun.update({ where: { id: next.id }, data: { status: "failed", finishedAt: new Date(), error: message.slice(0, 2000) } });
-      done.push({ id: next.id, candidateId: next.candidateId, status: "failed", detail: message });
+/**
+ * Steps every open run once (oldest first) whose lease `owner` can take; returns the runs that finished in this
+ * pass. Each step is short: it enqueues, reads what came back, and moves on — the waiting is the runners'.
+ */
+export async function runPendingGates(database: Database, opts: { owner?: string; limit?: number } = {}): Promise<RunOutcome[]> {
+  const owner = opts.owner ?? `gates-${process.pid}`;
+  const open = await database.db.gateRun.findMany({ where: { status: { in: ["queued", "running"] } }, orderBy: [{ requestedAt: "asc" }, { id: "asc" }], take: opts.limit ?? 50, select: { id: true, deadlineSeconds: true } });
+  const finished: RunOutcome[] = [];
+  for (const run of open) {
+    const step: StepResult | null = await stepGateRun(database, run.id, owner, run.deadlineSeconds);
+    if (step && (step.status === "done" || step.status === "failed")) {
+      const row = await database.db.gateRun.findUniqueOrThrow({ where: { id: run.id }, select: { linkDigest: true } });
+      finished.push({ id: step.runId, candidateId: step.candidateId, status: step.status, detail: step.error ?? row.linkDigest ?? "" });
     }
   }
-  return done;
+  return finished;
+}
+
+/** The orchestrator loop: steps open gate runs every `intervalMs` until the signal aborts. */
+export async function orchestrateGates(database: Database, signal: AbortSignal, opts: { intervalMs?: number; owner?: string; log?: (line: string) => void } = {}) {
+  while (!signal.aborted) {
+    try {
+      for (const r of await runPendingGates(database, { owner: opts.owner })) opts.log?.(`${r.candidateId}: gate run ${r.id} ${r.status} ${r.detail.slice(0, 200)}`);
+    } catch (e) {
+      opts.log?.(`gate orchestrator: ${(e as Error).message}`);
+    }
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const t = setTimeout(done, opts.intervalMs ?? 500);
+      signal.addEventListener("abort", done, { once: true });
+    });
+  }
 }

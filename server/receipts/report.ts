@@ -11,6 +11,8 @@ import { NO_SIGNED_DECISIONS, type SignedDecisions } from "@/server/gate/receipt
 import type { Receipt } from "@/server/gate/receipt/view";
 import type { VersionSet } from "@/server/gate/versions";
 import { signedDecisionsFor } from "./decision-signatures";
+import type { LateEvidence } from "@/server/gate/freshness";
+import { lateEvidenceOf } from "./late-evidence";
 import { loadReceipt } from "./links";
 import { currentPolicy } from "./registries";
 import { currentVersions } from "./versions";
@@ -27,6 +29,8 @@ export type StoredGateReport = {
   versions: VersionSet;
   /** The signed decisions behind the receipt's approval links, as check 7 reads them. */
   decisions: SignedDecisions;
+  /** Admitted rollouts that changed after stage 2 was sealed (checks 2 and 3 are stale on them). */
+  lateEvidence: LateEvidence[];
   /** Null when the receipt has no stages yet or fails verification (a broken receipt is never judged). */
   report: GateReport | null;
 };
@@ -39,6 +43,7 @@ export async function gateReport(database: Database | { db: Db | Tx }, candidate
   const policy = await currentPolicy(database.db, candidate.agent);
   const versions = await currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as Digest });
   const decisions = loaded.receipt ? await signedDecisionsFor(database.db, candidate, loaded.receipt) : NO_SIGNED_DECISIONS;
-  const report = loaded.receipt ? evaluateGate({ receipt: loaded.receipt, policy, currentVersions: versions, now, decisions }) : null;
-  return { candidate, ...loaded, policy, versions, decisions, report };
+  const lateEvidence = await lateEvidenceOf(database.db, loaded.receipt?.stage2);
+  const report = loaded.receipt ? evaluateGate({ receipt: loaded.receipt, policy, currentVersions: versions, now, decisions, lateEvidence }) : null;
+  return { candidate, ...loaded, policy, versions, decisions, lateEvidence, report };
 }

@@ -10,9 +10,10 @@ import { declarationOfCandidate, type DeclarationRecord } from "./declarations";
 
 const CHUNK = 200;
 
-type RolloutHead = { rolloutId: string; status: string; mode: string | null; startTime: number; endTime: number | null; spanSeq: number; attemptCount: number; resourcesId: string | null };
+export type RolloutHead = { rolloutId: string; status: string; mode: string | null; startTime: number; endTime: number | null; spanSeq: number; attemptCount: number; resourcesId: string | null };
 
-const sourceKeyOf = (r: RolloutHead) => `${r.spanSeq}|${r.attemptCount}|${r.status}|${r.endTime ?? ""}`;
+/** What a rollup was computed from: any new span, attempt, status or end time changes it. */
+export const sourceKeyOf = (r: RolloutHead) => `${r.spanSeq}|${r.attemptCount}|${r.status}|${r.endTime ?? ""}`;
 
 async function computeRollups(db: Db | Tx, heads: readonly RolloutHead[]): Promise<Map<string, RolloutRollup>> {
   const ids = heads.map((h) => h.rolloutId);
@@ -50,7 +51,7 @@ async function computeRollups(db: Db | Tx, heads: readonly RolloutHead[]): Promi
   return out;
 }
 
-const HEAD_COLUMNS = { rolloutId: true, status: true, mode: true, startTime: true, endTime: true, spanSeq: true, attemptCount: true, resourcesId: true } as const;
+export const HEAD_COLUMNS = { rolloutId: true, status: true, mode: true, startTime: true, endTime: true, spanSeq: true, attemptCount: true, resourcesId: true } as const;
 
 /** Recomputes the rollups of `heads` whose stored source key (`known`) is not theirs; returns how many. */
 async function refreshStale(database: Database, heads: readonly RolloutHead[], known: ReadonlyMap<string, string>): Promise<number> {
@@ -88,9 +89,12 @@ export async function refreshRollups(database: Database, resourcesId: string): P
 
 /** The stored rollups of every rollout that ran `resourcesId`, in start order. */
 export async function readRollups(db: Db | Tx, resourcesId: string): Promise<RolloutRollup[]> {
-  const rows = await db.rolloutRollup.findMany({ where: { resourcesId }, orderBy: [{ startTime: "asc" }, { rolloutId: "asc" }], select: { rollup: true } });
-  return rows.map((r) => JSON.parse(r.rollup) as RolloutRollup);
+  const rows = await db.rolloutRollup.findMany({ where: { resourcesId }, orderBy: [{ startTime: "asc" }, { rolloutId: "asc" }], select: { rollup: true, sourceKey: true } });
+  return rows.map(withSource);
 }
+
+/** A stored rollup with the store state it was computed from (sealed with it, so later changes show). */
+const withSource = (r: { rollup: string; sourceKey: string }): RolloutRollup => ({ ...(JSON.parse(r.rollup) as RolloutRollup), source: r.sourceKey });
 
 type Window = { from: string; to: string };
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
@@ -104,12 +108,12 @@ function windowOf(rollouts: readonly RolloutRollup[], fallback: Date): Window {
 
 /** The stored rollups of these rollouts, in start order. */
 async function readRollupsOf(db: Db | Tx, rolloutIds: readonly string[]): Promise<RolloutRollup[]> {
-  const rows: { rolloutId: string; startTime: number; rollup: string }[] = [];
+  const rows: { rolloutId: string; startTime: number; rollup: string; sourceKey: string }[] = [];
   for (let i = 0; i < rolloutIds.length; i += 500) {
-    rows.push(...(await db.rolloutRollup.findMany({ where: { rolloutId: { in: rolloutIds.slice(i, i + 500) } }, select: { rolloutId: true, startTime: true, rollup: true } })));
+    rows.push(...(await db.rolloutRollup.findMany({ where: { rolloutId: { in: rolloutIds.slice(i, i + 500) } }, select: { rolloutId: true, startTime: true, rollup: true, sourceKey: true } })));
   }
   rows.sort((a, b) => a.startTime - b.startTime || (a.rolloutId < b.rolloutId ? -1 : a.rolloutId > b.rolloutId ? 1 : 0));
-  return rows.map((r) => JSON.parse(r.rollup) as RolloutRollup);
+  return rows.map(withSource);
 }
 
 // A rollout the gate itself asked for (locked gate, canary, rollback probe) says so in its metadata.

@@ -24,7 +24,7 @@ import { all, placeholders, run } from "@/server/db/sql/program";
 import { StoreNotFoundError } from "./errors";
 import { newResourcesId, nowSeconds } from "./ids";
 import { getWorker, latestAttempt, queryAttempts, queryRollouts, queryWorkers, type PageParams, type RolloutQuery, type WorkerQuery } from "./queries";
-import { getResources, latestResources, putResources, queryResources, resourcesVersion, resourcesVersions, type ResourcesQuery } from "./resources";
+import { getResources, latestResources, pinResources, putResources, queryResources, resourcesVersion, resourcesVersions, type ResourcesQuery } from "./resources";
 import { candidatesForPrune, pruneBatch } from "./retention";
 import { dequeueRollouts, enqueueRollouts, finishedRollouts, getRollout, startAttempt, startRollout, updateAttempt, updateRollout, type AttemptPatch, type RolloutPatch } from "./rollouts";
 import { wireAttempt } from "./rows";
@@ -201,6 +201,10 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     /** update_resources: an upsert (unknown id → version 1), as in the reference. */
     async updateResources(resourcesId: string, resources: NamedResources) {
       return sql.write(() => putResources(resourcesId, resources, nowSeconds()));
+    },
+    /** The gate's pin of an exact version under an immutable id (never "latest"); see `pinResources`. */
+    async pinResources(resourcesId: string, resources: NamedResources) {
+      return sql.write(() => pinResources(resourcesId, resources, nowSeconds()));
     },
     async getResources(resourcesId: string) {
       return sql.read(() => getResources(resourcesId));

@@ -44,13 +44,34 @@ export function* putResources(resourcesId: string, resources: NamedResources, no
   return { resources_id: resourcesId, create_time: Number(row!.create_time), update_time: now, version, resources };
 }
 
+/** Ids of the gate's pins: exact versions copied under immutable ids, written only by the gate, never "latest". */
+export const GATE_PIN_PREFIX = "lg-pin-";
+
+/**
+ * Writes `resources` as version 1 of `resourcesId` unless that id exists, without making it latest (latest_pos 0,
+ * which `latestResources` passes over): the gate's pins must not become what runners fetch as "latest".
+ * Returns the stored version 1 either way; the caller compares digests.
+ */
+export function* pinResources(resourcesId: string, resources: NamedResources, now: number): Program<{ version: number; digest: Digest }> {
+  const text = JSON.stringify(resources);
+  const digest = resourcesDigest(resources);
+  const inserted = yield* one<{ version: number }>(
+    `INSERT INTO store_resources (resources_id, create_time, update_time, version, digest, resources, latest_pos, created_pos)
+     VALUES (?, ?, ?, 1, ?, ?, 0, ?) ON CONFLICT (resources_id) DO NOTHING RETURNING version`,
+    [resourcesId, now, now, digest, text, nextPos()],
+  );
+  if (inserted) yield* run("INSERT INTO store_resources_versions (resources_id, version, digest, resources, created_at) VALUES (?, ?, ?, ?, ?)", [resourcesId, 1, digest, text, now]);
+  const stored = yield* one<{ digest: string }>("SELECT digest FROM store_resources_versions WHERE resources_id = ? AND version = 1", [resourcesId]);
+  return { version: 1, digest: pinnedDigest(stored?.digest ?? "") };
+}
+
 export function* getResources(resourcesId: string): Program<ResourcesUpdate | null> {
   const row = yield* one<ResourcesRow>(`SELECT ${COLUMNS} FROM store_resources WHERE resources_id = ?`, [resourcesId]);
   return row ? fromRow(row) : null;
 }
 
 export function* latestResources(): Program<ResourcesUpdate | null> {
-  const row = yield* one<ResourcesRow>(`SELECT ${COLUMNS} FROM store_resources ORDER BY latest_pos DESC LIMIT 1`);
+  const row = yield* one<ResourcesRow>(`SELECT ${COLUMNS} FROM store_resources WHERE latest_pos > 0 ORDER BY latest_pos DESC LIMIT 1`);
   return row ? fromRow(row) : null;
 }
 

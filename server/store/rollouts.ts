@@ -18,7 +18,7 @@ export function normalizeConfig(c: Partial<RolloutConfig> | null | undefined): R
 }
 
 function* latestResourcesId(): Program<string | null> {
-  const row = yield* one<{ resources_id: string }>("SELECT resources_id FROM store_resources ORDER BY latest_pos DESC LIMIT 1");
+  const row = yield* one<{ resources_id: string }>("SELECT resources_id FROM store_resources WHERE latest_pos > 0 ORDER BY latest_pos DESC LIMIT 1");
   return row?.resources_id ?? null;
 }
 

@@ -8,7 +8,8 @@ import { createApiKey } from "@/server/auth/api-keys";
 import type { Database } from "@/server/db/client";
 import { publishDeskGateDatasets } from "@/server/desk/gate-datasets";
 import type { ServiceRole } from "@/lib/auth/scopes";
-import { REFERENCE_POLICY_OWNER, seedReferenceDemo } from "@/server/receipts/reference-demo";
+import { publishDeskRegistry } from "@/server/desk/registry";
+import { seedReferenceDemo } from "@/server/receipts/reference-demo";
 import { currentEntries } from "@/server/receipts/registries";
 import { latestOf } from "@/server/receipts/versions";
 import { storeFor } from "@/server/store";
@@ -28,12 +29,19 @@ export const demoRunnerKey = (database: Database) => demoKey(database, "runner")
 /** The verifier's own key: a canary outcome is never verified by the identity that produced it. */
 export const demoVerifierKey = (database: Database) => demoKey(database, "verifier");
 
+/** The agent the live demo trains: the support desk as its own workflow, apart from the reference's `support-desk`. */
+export const DEMO_AGENT = "helpdesk";
+/** Who publishes the demo desk's rules and exam: its policy owner, never the trainer. */
+export const DESK_POLICY_OWNER: AuditActor = { kind: "system", id: "desk-policy-owner", name: "Support desk policy owner", grants: [] };
+
 /**
- * The desk's exam, published by its policy owner (the same identity that seeds its registry entries) —
- * never by the demo's trainer, which must not write its own exam. Idempotent: same content, same datasets.
+ * The desk's rules (evaluator, tool contracts with their side effects, task distribution, protected families,
+ * model server) and its exam, published by its policy owner — never by the demo's trainer, which must not write
+ * its own exam. Idempotent: same content, same entries and datasets.
  */
-export async function ensureDeskGateDatasets(database: Database, policyOwner: AuditActor) {
-  return publishDeskGateDatasets(database, { agent: "support-desk", distribution: await registeredDistribution(database, "support-desk"), actor: policyOwner });
+export async function ensureDeskGate(database: Database, policyOwner: AuditActor = DESK_POLICY_OWNER) {
+  await publishDeskRegistry(database, { agent: DEMO_AGENT, distribution: "v2", actor: policyOwner });
+  return publishDeskGateDatasets(database, { agent: DEMO_AGENT, distribution: await registeredDistribution(database, DEMO_AGENT), actor: policyOwner });
 }
 
 /** The task distribution version registered for the agent (what the gate locks its held-out set on). */
@@ -50,12 +58,12 @@ export async function ensureDemoRun(database: Database): Promise<string> {
     database,
     storeFor(database),
     {
-      agent: "support-desk",
+      agent: DEMO_AGENT,
       family: "ppo",
       config: { episodesPerUpdate: 32, toolFailureRate: 0.05, maxAttempts: 3 },
       seed: `demo-${new Date().toISOString().slice(0, 10)}`,
       environment: "support-desk",
-      distribution: await registeredDistribution(database, "support-desk"),
+      distribution: await registeredDistribution(database, DEMO_AGENT),
       updates: 60,
       checkpointEvery: 5,
       continual: true,
@@ -77,7 +85,7 @@ export type DemoWorld = { runnerKey: string; verifierKey: string; runId: string 
  */
 export async function prepareDemoWorld(database: Database, now = new Date()): Promise<DemoWorld> {
   await seedReferenceDemo(database, { now });
-  await ensureDeskGateDatasets(database, REFERENCE_POLICY_OWNER);
+  await ensureDeskGate(database);
   return { runnerKey: await demoRunnerKey(database), verifierKey: await demoVerifierKey(database), runId: await ensureDemoRun(database) };
 }
 

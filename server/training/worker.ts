@@ -15,6 +15,7 @@ import type { FamilyName } from "@/server/trainers/family";
 import type { Policy } from "@/server/trainers/policy";
 import { resolveRunContext, type RunContext } from "./context";
 import { requestGateRun } from "@/server/receipts/gate-queue";
+import { DomainError } from "@/server/errors";
 import { collectThroughStore } from "./collect";
 import { publishCandidate } from "./publish";
 
@@ -194,8 +195,14 @@ export class TrainerWorker {
     const req = { runId: run.id, update: session.updates, environment: run.environment, distribution: run.distribution, seed: run.seed, episodes: VALIDATION_EPISODES, toolFailureRate: c.toolFailureRate ?? 0, maxAttempts: c.maxAttempts ?? 3, policy, expectedFamilies: session.facts.expectedEvidence.spanFamilies };
     const validated = await collectThroughStore(this.store, { ...req, resourcesId: published.resourcesId, mode: "val" }, () => this.holds(run.id));
     if (!validated) return;
-    await requestGateRun(this.database, { candidateId: published.candidateId, actor: this.#actor });
-    await this.#event(run.id, "gate", `gate run requested for ${published.candidateId} after ${VALIDATION_EPISODES} validation rollouts`);
+    try {
+      await requestGateRun(this.database, { candidateId: published.candidateId, actor: this.#actor });
+      await this.#event(run.id, "gate", `gate run requested for ${published.candidateId} after ${VALIDATION_EPISODES} validation rollouts`);
+    } catch (e) {
+      // The gate refuses what it cannot ask runners for (no published exam for this agent): said, not fatal.
+      if (!(e instanceof DomainError)) throw e;
+      await this.#event(run.id, "gate", `no gate run for ${published.candidateId}: ${e.message}`);
+    }
   }
 
   async #parentLoads(ctx: RunContext): Promise<boolean> {

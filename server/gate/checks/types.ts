@@ -20,7 +20,8 @@ export type CheckOutcome = {
 
 export type StaleReason =
   | { input: VersionKey; recorded: string; current: string; sentence: string }
-  | { input: "age"; ageSeconds: number; maxAgeSeconds: number; sentence: string };
+  | { input: "age"; ageSeconds: number; maxAgeSeconds: number; sentence: string }
+  | { input: "late-evidence"; rollouts: string[]; sentence: string };
 
 export type CheckResult = Omit<CheckOutcome, "status"> & {
   id: CheckId;

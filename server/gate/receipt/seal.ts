@@ -20,10 +20,11 @@ export const CONTENT_SCHEMAS = {
 } as const satisfies Record<LinkKind, z.ZodType>;
 export type LinkContent<K extends LinkKind> = z.infer<(typeof CONTENT_SCHEMAS)[K]>;
 
-// What each kind may follow (null = first link). A gate re-run appends a new stage 3 that supersedes the old.
+// What each kind may follow (null = first link). A gate re-run appends a new stage 3 that supersedes the old —
+// after a new stage 2 when admitted rollouts changed since the last one was sealed (late evidence).
 const MAY_FOLLOW: Record<LinkKind, readonly (LinkKind | null)[]> = {
   stage1: [null],
-  stage2: ["stage1"],
+  stage2: ["stage1", "stage3", "approval", "canary-stage"],
   stage3: ["stage2", "stage3", "approval", "canary-stage"],
   approval: ["stage3", "approval", "canary-stage"],
   "canary-stage": ["stage3", "approval"],

@@ -41,6 +41,11 @@ export const ZRolloutRollup = z.object({
   /** Final (last) reward of the latest attempt, or null when none was recorded. */
   reward: z.number().nullable(),
   endTime: z.number().nullable(),
+  /**
+   * The store state this rollup was computed from (span sequence | attempts | status | end time), so a later
+   * attempt, span or status change on an admitted rollout shows as late evidence. Absent in older receipts.
+   */
+  source: z.string().min(1).optional(),
 });
 export type RolloutRollup = z.infer<typeof ZRolloutRollup>;
 

@@ -10,10 +10,16 @@ export const ZCaseResult = z.object({
   family: z.string().min(1),
   score: z.number(),
   passed: z.boolean(),
+  /** The rollout a runner ran this case in, when the gate asked runners for it. */
+  rolloutId: z.string().min(1).optional(),
 });
 export type CaseResult = z.infer<typeof ZCaseResult>;
 
-const ZGateSide = z.object({ resource: ZResourceRef, cases: z.array(ZCaseResult) });
+/** A case the gate asked for that came back without a result (no answer by the deadline, another evaluator, …). */
+export const ZUnavailableCase = z.object({ caseId: z.string().min(1), family: z.string().min(1), reason: z.string().min(1), rolloutId: z.string().min(1).optional() });
+export type UnavailableCase = z.infer<typeof ZUnavailableCase>;
+
+const ZGateSide = z.object({ resource: ZResourceRef, cases: z.array(ZCaseResult), unavailable: z.array(ZUnavailableCase).optional() });
 
 export const ZLockedGate = z.object({
   evaluator: ZEvaluatorRef,
@@ -48,6 +54,7 @@ export const ZCanaryOutcome = z.object({
   toolsUsed: z.array(z.string().min(1)),
   sideEffects: z.array(z.object({ kind: z.string().min(1), target: z.string().min(1), harmful: z.boolean() })),
   costUsd: z.number().min(0),
+  rolloutId: z.string().min(1).optional(),
 });
 export type CanaryOutcome = z.infer<typeof ZCanaryOutcome>;
 
@@ -56,6 +63,11 @@ export const ZCanaryRun = z.object({
   modelServer: z.string().min(1),
   window: z.object({ start: z.iso.datetime(), end: z.iso.datetime() }),
   outcomes: z.array(ZCanaryOutcome),
+  /**
+   * Why the canary stopped before every task finished: a breach of the boundary seen in the spans (the run
+   * cancels what is queued), or the boundary's wall time / the run's deadline reached.
+   */
+  stop: z.object({ kind: z.enum(["breach", "wall_time", "deadline"]), reason: z.string().min(1), at: z.iso.datetime() }).optional(),
 });
 export type CanaryRun = z.infer<typeof ZCanaryRun>;
 
@@ -67,6 +79,8 @@ export const ZRollbackTest = z.object({
   routedBack: z.boolean(),
   checkedAt: z.iso.datetime(),
   detail: z.string(),
+  /** The probe rollouts runners served against the pinned parent, and how each ended. */
+  probes: z.array(z.object({ rolloutId: z.string().min(1), status: z.string().min(1) })).optional(),
 });
 export type RollbackTest = z.infer<typeof ZRollbackTest>;
 

@@ -8,6 +8,7 @@ import type { StoreResponse } from "./exchange";
 import { HttpError, json, jsonText, objectBody, parseWith, queryObject } from "./io";
 import type { z } from "zod";
 import * as s from "./schemas";
+import { GATE_PIN_PREFIX } from "../resources";
 
 export type RouteContext = { store: LightningStore; params: string[]; url: URL; body: () => unknown };
 export type Route = { method: "GET" | "POST"; path: string; access: Access; handle(ctx: RouteContext): Promise<StoreResponse> };
@@ -192,6 +193,8 @@ export const ROUTES: Route[] = [
     path: "resources/:id",
     access: "store:enqueue",
     async handle(ctx) {
+      // The gate's pins are exact versions copied under immutable ids (server/receipts/gate-run/pins.ts).
+      if (ctx.params[0]!.startsWith(GATE_PIN_PREFIX)) throw new HttpError(403, `resources ids starting with ${GATE_PIN_PREFIX} are the gate's immutable pins; no key may write them`);
       const res = parseWith(s.namedResources, objectBody(await ctx.body(), false), "body");
       return json(await ctx.store.updateResources(ctx.params[0]!, res as never));
     },

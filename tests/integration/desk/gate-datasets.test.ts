@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { canonicalJson, digestOf } from "@/server/digest";
 import { deskGateCases, publishDeskGateDatasets } from "@/server/desk/gate-datasets";
 import { findDistribution } from "@/server/environments/support-desk";
-import { REFERENCE_POLICY_OWNER, seedReferenceDemo } from "@/server/receipts/reference-demo";
+import { seedReferenceDemo } from "@/server/receipts/reference-demo";
 import { ZEpisodeInput } from "@/server/runner/episode-input";
 import { createSupportDesk } from "@/server/environments/support-desk";
 import { lockHeldOutSet } from "@/server/trainers/evaluate";
@@ -15,7 +15,7 @@ import { EVALUATOR, EVALUATOR_BODY } from "@/server/gate/reference/common";
 import { currentEntries } from "@/server/receipts/registries";
 import { latestOf } from "@/server/receipts/versions";
 import { ZRunnerRewardSpec } from "@/server/runner/gate-rollout";
-import { ensureDeskGateDatasets } from "@/server/training/demo";
+import { DEMO_AGENT, DESK_POLICY_OWNER, ensureDeskGate } from "@/server/training/demo";
 import { startRun } from "@/server/training/runs";
 import { TrainerWorker } from "@/server/training/worker";
 import { describeEachDialect } from "../../helpers/db";
@@ -65,43 +65,43 @@ describeEachDialect("the desk's gate datasets in the database", (dialect) => {
   });
 
   it("published once by the policy owner, content-addressed; the same content answers the same dataset", async () => {
-    const first = await ensureDeskGateDatasets(s.database, REFERENCE_POLICY_OWNER);
+    const first = await ensureDeskGate(s.database);
     expect(first.held_out).toMatchObject({ caseCount: 60, created: true });
     expect(first.canary).toMatchObject({ caseCount: 20, created: true });
     const cases = deskGateCases(V2, "held_out", 60);
-    expect(first.held_out.digest).toBe(digestOf({ name: "support-desk/held-out", kind: "held_out", cases }));
+    expect(first.held_out.digest).toBe(digestOf({ name: `${DEMO_AGENT}/held-out`, kind: "held_out", cases }));
     expect(first.held_out.datasetId).toBe(`gds-${first.held_out.digest.slice(7, 23)}`);
 
-    const again = await ensureDeskGateDatasets(s.database, REFERENCE_POLICY_OWNER);
+    const again = await ensureDeskGate(s.database);
     expect(again.held_out).toEqual({ ...first.held_out, created: false });
     expect(again.canary).toEqual({ ...first.canary, created: false });
     expect(await s.database.db.gateDataset.count()).toBe(2);
     const row = await s.database.db.gateDataset.findUniqueOrThrow({ where: { id: first.held_out.datasetId } });
-    expect(row).toMatchObject({ name: "support-desk/held-out", kind: "held_out", createdById: REFERENCE_POLICY_OWNER.id });
+    expect(row).toMatchObject({ name: `${DEMO_AGENT}/held-out`, kind: "held_out", createdById: DESK_POLICY_OWNER.id });
     const stored = await s.database.db.gateDatasetCase.findMany({ where: { datasetId: row.id }, orderBy: { ordinal: "asc" } });
     expect(stored.map((c) => ({ id: c.caseId, input: JSON.parse(c.input), family: c.family, protected: c.protected, expected: JSON.parse(c.expected!) }))).toEqual(cases);
     expect(await s.database.db.auditEvent.count({ where: { action: "gate.dataset.publish" } })).toBe(2);
     // A different exam (another size) is another dataset under the same name; the newest is in force.
-    const bigger = await publishDeskGateDatasets(s.database, { agent: "support-desk", distribution: "v2", heldOutCases: 61, canaryCases: 20, actor: REFERENCE_POLICY_OWNER });
+    const bigger = await publishDeskGateDatasets(s.database, { agent: DEMO_AGENT, distribution: "v2", heldOutCases: 61, canaryCases: 20, actor: DESK_POLICY_OWNER });
     expect(bigger.held_out.created).toBe(true);
     expect(bigger.held_out.digest).not.toBe(first.held_out.digest);
     expect(canonicalJson(bigger.canary)).toBe(canonicalJson({ ...first.canary, created: false }));
   });
 
   it("a training run's candidates pin the published held-out and canary datasets in stage 1", async () => {
-    const published = await publishDeskGateDatasets(s.database, { agent: "support-desk", distribution: "v2", heldOutCases: 60, canaryCases: 20, actor: REFERENCE_POLICY_OWNER });
+    const published = await publishDeskGateDatasets(s.database, { agent: DEMO_AGENT, distribution: "v2", heldOutCases: 60, canaryCases: 20, actor: DESK_POLICY_OWNER });
     // Publishing the same content again changes nothing: the 61-case exam published after it stays in force.
     expect(published.held_out.created).toBe(false);
-    const run = await startRun(s.database, s.store, ppoRun({ updates: 1, config: { episodesPerUpdate: 4, toolFailureRate: 0, maxAttempts: 1 } }), STARTER);
+    const run = await startRun(s.database, s.store, ppoRun({ agent: DEMO_AGENT, updates: 1, config: { episodesPerUpdate: 4, toolFailureRate: 0, maxAttempts: 1 } }), STARTER);
     const runners = startRunners(s.url, s.keys.runner, 1);
     await new TrainerWorker(s.database, s.store, { workerId: "w-pins", pollMs: 20 }).runOne();
     await runners.stop();
     const candidate = await s.database.db.candidate.findFirstOrThrow({ where: { trainingRunId: run.id } });
     const stage1 = JSON.parse(candidate.stage1) as { data: Record<string, unknown>; declaredBy: string };
-    const newest = await s.database.db.gateDataset.findFirstOrThrow({ where: { name: "support-desk/held-out", caseCount: 61 } });
+    const newest = await s.database.db.gateDataset.findFirstOrThrow({ where: { name: `${DEMO_AGENT}/held-out`, caseCount: 61 } });
     expect(stage1.data.heldOut).toEqual({ id: newest.id, digest: newest.digest, caseCount: 61 });
     expect(stage1.data.canary).toEqual({ id: published.canary.datasetId, digest: published.canary.digest, caseCount: 20 });
     // The learner declared it; the exam was written by someone else.
-    expect(stage1.declaredBy).not.toBe(REFERENCE_POLICY_OWNER.id);
+    expect(stage1.declaredBy).not.toBe(DESK_POLICY_OWNER.id);
   }, 120_000);
 });

@@ -1,106 +1,97 @@
-// A queued gate run on real artifacts: pins resolved against the store, the registries and the dataset
-// snapshots; the locked held-out gate for candidate and exact parent case by case; a bounded canary whose
-// every task is verified by re-reading its ticket in the Ticket DB; the rollback test loading the exact
-// parent. Then the run's stage 3 is sealed and its check results recorded with their versions.
+// A gate run through runners, for the built-in support desk as one client of that path: the gate pins the exact
+// candidate and parent under immutable resources ids, enqueues a locked-gate rollout per held-out case and side,
+// rollback probes on the parent and a bounded canary in waves; desk runners serve them over HTTP (canary effects
+// into the Ticket DB), a verifier re-reads the tickets and posts verifications, and the stage 3 sealed from what
+// came back scores each case exactly as the runner's reward span says. The gate itself runs no episode.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { digestOf } from "@/server/digest";
-import { registerCandidate } from "@/server/candidates/register";
-import { createSupportDesk, findDistribution } from "@/server/environments/support-desk";
-import { AGENT, stage1For } from "@/server/gate/reference/common";
-import { initialPolicy, type Policy } from "@/server/trainers/policy";
-import { toPolicyResource } from "@/server/trainers/policy-resource";
-import { lockHeldOutSet } from "@/server/trainers/evaluate";
-import { adoptRootDefault } from "@/server/receipts/default-pointer";
-import { requestGateRun, runPendingGates } from "@/server/receipts/gate-queue";
-import { publishRegistryEntry } from "@/server/receipts/registries";
+import { rewardValueOf } from "@/server/gate/evidence/spans";
 import { gateReport } from "@/server/receipts/report";
-import { currentVersions } from "@/server/receipts/versions";
-import type { Database } from "@/server/db/client";
-import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
+import { GATE_PIN_PREFIX } from "@/server/store/resources";
+import { describeEachDialect } from "../../helpers/db";
+import { deskCandidate, deskGateWorld, driveDeskGate, type DeskGateWorld } from "../../helpers/desk-gate";
 
-const env = createSupportDesk();
-const owner = { kind: "system" as const, id: "test-policy-owner", name: "policy owner", grants: [] };
-const trainer = { kind: "service" as const, id: "svc-trainer", name: "trainer", grants: [{ role: "algorithm" as const, agent: null }] };
-
-async function storeResource(database: Database, id: string, resources: object) {
-  const digest = digestOf(resources);
-  const text = JSON.stringify(resources);
-  await database.db.storeResources.create({ data: { resourcesId: id, createTime: 1, updateTime: 1, version: 1, digest, resources: text, latestPos: 1, createdPos: 1 } });
-  await database.db.storeResourcesVersion.create({ data: { resourcesId: id, version: 1, digest, resources: text, createdAt: 1 } });
-  return { resourceId: id, version: 1, digest };
-}
-
-describeEachDialect("gate runs on real artifacts", (dialect) => {
-  let database: TestDatabase;
+describeEachDialect("gate runs through runners", (dialect) => {
+  let world: DeskGateWorld;
   beforeAll(async () => {
-    database = await createTestDatabase(dialect, "gaterun");
+    world = await deskGateWorld(dialect, "gaterun");
   }, 60_000);
-  afterAll(() => database?.drop());
+  afterAll(() => world?.close());
 
-  it("resolves pins, runs the locked gate for both sides, verifies every canary task in the Ticket DB, and tests rollback", async () => {
-    const publish = (kind: Parameters<typeof publishRegistryEntry>[1]["kind"], name: string, body: unknown, version?: string) => publishRegistryEntry(database, { kind, name, agent: AGENT, body, version, actor: owner });
-    await publish("evaluator", "support-desk-evaluator", { evaluator: "support-desk", weights: { task_completion: 1 } }, "5");
-    await publish("task_distribution", "support-desk/tasks", { environment: "support-desk", version: "v2" }, "v2");
-    await publish("model_server", "lightgate-policy-server", { endpoint: "local" }, "1.4.2");
-    const evaluator = (await database.db.registryEntry.findFirstOrThrow({ where: { kind: "evaluator" } })).digest as `sha256:${string}`;
+  it("pins both sides, scores every case from the runners' reward spans, verifies the canary in the Ticket DB, probes the parent", async () => {
+    const { candidateId, parent, candidate } = await deskCandidate(world, { name: "a" });
+    const run = await driveDeskGate(world, candidateId, 60);
+    expect(run).toMatchObject({ status: "done", phase: "done" });
 
-    const parentPolicy = initialPolicy("softmax-linear", env) as Extract<Policy, { kind: "softmax-linear" }>;
-    const parent = await storeResource(database, "rs-base-v7", { policy: toPolicyResource(parentPolicy) });
-    const candidateRef = await storeResource(database, "rs-ppo-u12", { policy: toPolicyResource({ ...parentPolicy, weights: parentPolicy.weights.map((w, i) => w + (i % 7) * 0.01) }) });
-    await adoptRootDefault(database, { agent: AGENT, target: parent, actor: owner, reason: "test" });
-    const heldOut = lockHeldOutSet(env, findDistribution("v2"), 30, "ds-heldout-test");
-    const training = { id: "ds-train-test", digest: digestOf({ train: 1 }) };
-    await database.db.datasetSnapshot.create({ data: { id: training.id, name: "train", version: 1, digest: training.digest, recordCount: 0, kinds: "task", lineage: "{}", createdBy: "test" } });
-
-    const versions = await currentVersions(database.db, AGENT);
-    const base = stage1For("gate-run", candidateRef);
-    const stage1 = {
-      ...base,
-      parent,
-      data: { training, heldOut: { id: "ds-heldout-test", digest: heldOut.digest, caseCount: 30 } },
-      evaluator: { id: "support-desk-evaluator", version: "5", digest: evaluator },
-      expectedEvidence: { ...base.expectedEvidence, canaryBoundary: { ...base.expectedEvidence.canaryBoundary, maxTasks: 6 } },
-      versions,
-    };
-    const cand = await registerCandidate(database, { agent: AGENT, resource: { resourcesId: candidateRef.resourceId, version: 1, digest: candidateRef.digest }, stage1, actor: trainer });
-
-    const run = await requestGateRun(database, { candidateId: cand.id, actor: trainer });
-    expect((await requestGateRun(database, { candidateId: cand.id, actor: trainer })).id).toBe(run.id);
-    const results = await runPendingGates(database);
-    expect(results).toEqual([expect.objectContaining({ id: run.id, status: "done" })]);
-    expect(await runPendingGates(database)).toEqual([]);
-
-    const { receipt, report } = await gateReport(database, cand.id);
+    const { receipt, report } = await gateReport(world.database, candidateId);
     const s3 = receipt!.stage3!;
     expect(Object.values(s3.resolution).map((r) => r.status)).toEqual(["resolved", "resolved", "resolved", "resolved", "resolved"]);
-    expect(s3.lockedGate!.candidate.cases).toHaveLength(30);
-    expect(s3.lockedGate!.parent.cases.map((c) => c.caseId)).toEqual(s3.lockedGate!.candidate.cases.map((c) => c.caseId));
+    const gate = s3.lockedGate!;
+    expect(gate.candidate.cases).toHaveLength(20);
+    expect(gate.parent.cases.map((c) => c.caseId).sort()).toEqual(gate.candidate.cases.map((c) => c.caseId).sort());
+    expect(gate.candidate.unavailable ?? []).toEqual([]);
+    expect(gate.candidate.resource).toEqual(candidate);
+    expect(gate.parent.resource).toEqual(parent);
+
+    // Each case's score is the final reward span of the rollout a runner served, on the pinned version.
+    const tasks = await world.database.db.gateRunTask.findMany({ where: { gateRunId: run.id } });
+    for (const c of [...gate.candidate.cases.slice(0, 5), ...gate.parent.cases.slice(0, 5)]) {
+      const rollout = (await world.store.getRollout(c.rolloutId!))!;
+      expect(rollout.resources_id!.startsWith(GATE_PIN_PREFIX)).toBe(true);
+      expect(rollout.metadata).toMatchObject({ "lightgate.phase": "locked_gate", "lightgate.case": c.caseId, "lightgate.gate_run": run.id });
+      const spans = (await world.store.querySpans({ rollout_id: c.rolloutId!, attempt_id: "latest", limit: -1 })).items;
+      expect(rewardValueOf(spans.filter((s) => rewardValueOf(s) !== null).at(-1)!)).toBe(c.score);
+    }
+    const pins = new Set(tasks.filter((t) => t.phase === "locked_gate").map((t) => `${t.side}:${t.resourcesId}`));
+    expect(pins.size).toBe(2);
+    // A pin is an exact copy that never becomes "latest" for training runners.
+    expect((await world.store.getLatestResources())?.resources_id.startsWith(GATE_PIN_PREFIX)).toBe(false);
+
     const outcomes = s3.canary!.outcomes;
     expect(outcomes).toHaveLength(6);
     for (const o of outcomes) {
       expect(o.verification.method).toBe("destination");
       if (o.verification.method !== "destination") continue;
-      // The ticket the outcome names exists in the Ticket DB, and its state is what was re-read.
-      const ticket = await database.db.ticket.findUniqueOrThrow({ where: { id: o.verification.destination.ref } });
+      const ticket = await world.database.db.ticket.findUniqueOrThrow({ where: { id: o.verification.destination.ref } });
       expect(o.verification.observed).toContain(`"status":"${ticket.status}"`);
     }
+    expect(s3.canary!.stop).toBeUndefined();
     expect(s3.rollbackTest).toMatchObject({ loaded: true, routedBack: true, parent });
-    expect(report!.checks[0]!.status).toBe("pass");
-    const recorded = await database.db.gateCheckResult.findMany({ where: { candidateId: cand.id } });
+    expect(s3.rollbackTest!.probes).toHaveLength(5);
+    expect(report!.checks.find((c) => c.id === 1)!.status).toBe("pass");
+    const recorded = await world.database.db.gateCheckResult.findMany({ where: { candidateId } });
     expect(recorded.map((r) => r.check).sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
-    expect(JSON.parse(recorded.find((r) => r.check === 4)!.versions)).toHaveProperty("evaluator", versions.evaluator);
+    expect(run.orchestrationMs).toBeGreaterThan(0);
+  }, 180_000);
+
+  it("without runners nothing passes: every case is unavailable at the deadline, canary tasks are cancelled unverified, the verdict is QUARANTINED", async () => {
+    const { candidateId } = await deskCandidate(world, { name: "silent" });
+    const run = await driveDeskGate(world, candidateId, 1, { runners: 0, verifier: false });
+    expect(run.status).toBe("done");
+    const { receipt, report } = await gateReport(world.database, candidateId);
+    const gate = receipt!.stage3!.lockedGate!;
+    expect(gate.candidate.cases).toEqual([]);
+    expect(gate.candidate.unavailable).toHaveLength(20);
+    expect(gate.candidate.unavailable![0]!.reason).toMatch(/no result by the deadline/);
+    expect(receipt!.stage3!.rollbackTest).toMatchObject({ loaded: true, routedBack: false });
+    expect(report!.verdict).toBe("QUARANTINED");
+    const status = new Map(report!.checks.map((c) => [c.id, c.status]));
+    expect([status.get(4), status.get(5), status.get(6), status.get(7)]).toEqual(["unavailable", "unavailable", expect.stringMatching(/unavailable|fail/), "fail"]);
+    // What the gate stopped waiting for is cancelled in the store: no runner picks it up later.
+    const rollouts = await world.database.db.storeRollout.findMany({ where: { rolloutId: { in: gate.candidate.unavailable!.map((u) => u.rolloutId!) } }, select: { status: true } });
+    expect(new Set(rollouts.map((r) => r.status))).toEqual(new Set(["cancelled"]));
   }, 120_000);
 
-  it("fails a run whose parent is not loadable, naming it, instead of guessing", async () => {
-    const r = await storeResource(database, "rs-orphan", { policy: toPolicyResource(initialPolicy("softmax-linear", env)) });
-    const stage1 = { ...stage1For("orphan", r), parent: { resourceId: "rs-missing", version: 3, digest: digestOf({ missing: true }) }, versions: await currentVersions(database.db, AGENT) };
-    const cand = await registerCandidate(database, { agent: AGENT, resource: { resourcesId: r.resourceId, version: 1, digest: r.digest }, stage1, actor: trainer });
-    await requestGateRun(database, { candidateId: cand.id, actor: trainer });
-    expect((await runPendingGates(database))[0]?.status).toBe("done");
-    const { receipt, report } = await gateReport(database, cand.id);
-    expect(receipt!.stage3!.resolution.parent).toMatchObject({ status: "unresolvable", reason: expect.stringContaining("rs-missing v3 is not in the store") });
-    expect(receipt!.stage3!.rollbackTest).toMatchObject({ loaded: false, routedBack: false });
-    expect(report!.verdict).toBe("QUARANTINED");
-    expect(report!.checks.filter((c) => c.status !== "pass").map((c) => c.id)).toEqual(expect.arrayContaining([1, 7]));
-  }, 120_000);
+  it("a canary whose tool is outside the boundary is stopped at the breach, the rest cancelled, and check 6 names it", async () => {
+    // The desk's policy reaches for close_ticket; the declared boundary leaves it out.
+    const { candidateId } = await deskCandidate(world, { name: "breach", boundary: { allowedTools: ["search_kb", "update_ticket", "escalate_ticket"] } });
+    const run = await driveDeskGate(world, candidateId, 60);
+    const { receipt, report } = await gateReport(world.database, candidateId);
+    const canary = receipt!.stage3!.canary!;
+    expect(canary.stop).toMatchObject({ kind: "breach", reason: expect.stringMatching(/tool close_ticket is outside the boundary/) });
+    const check6 = report!.checks.find((c) => c.id === 6)!;
+    expect(check6.status).toBe("fail");
+    expect(check6.explanation).toMatch(/close_ticket/);
+    const canaryTasks = await world.database.db.gateRunTask.findMany({ where: { gateRunId: run.id, phase: "canary" } });
+    expect(canaryTasks.length).toBeLessThan(6);
+  }, 180_000);
 });

@@ -81,9 +81,16 @@ describeEachDialect("the reference through the store", (dialect) => {
     await expect(database.db.receiptLink.updateMany({ where: { candidateId: id }, data: { sealedAt: "2020-01-01T00:00:00.000Z" } })).rejects.toThrow(/append-only/);
     await expect(database.db.$executeRawUnsafe(`UPDATE registry_entries SET body = '{}'`)).rejects.toThrow(/append-only/);
     expect(await loadChain(database.db, id)).toEqual(before);
-    // Sealing never rewrites: a second stage 2 cannot follow the sealed stages.
-    await expect(sealLink(database, id, "stage2", (await gateReport(database, id)).receipt!.stage2!)).rejects.toThrow(/cannot follow/);
+    // Sealing never rewrites: a new stage 2 (a re-run after late evidence) is appended after the sealed links.
+    const b = idOf("B");
+    const chainB = await loadChain(database.db, b);
+    await sealLink(database, b, "stage2", (await gateReport(database, b)).receipt!.stage2!);
+    const grown = await loadChain(database.db, b);
+    expect(grown.slice(0, chainB.length)).toEqual(chainB);
+    expect(grown.map((l) => l.kind).slice(chainB.length)).toEqual(["stage2"]);
+    await expect(sealLink(database, b, "stage1", grown[0]!.content as never)).rejects.toThrow(/cannot follow/);
     expect((await gateReport(database, id, REFERENCE_NOW)).verification.ok).toBe(true);
+    expect((await gateReport(database, b, REFERENCE_NOW)).verification.ok).toBe(true);
   });
 
   it("a consumer of the approved default gets the lineage root, never the latest candidate", async () => {

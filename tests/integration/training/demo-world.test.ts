@@ -3,8 +3,8 @@
 // gate runs, two runners with the runner key, the verifier with its own verifier key and nothing else.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { authenticateApiKey } from "@/server/auth/api-keys";
-import { REFERENCE_POLICY_OWNER } from "@/server/receipts/reference-demo";
-import { DEMO_ACTOR, demoHelpers, prepareDemoWorld } from "@/server/training/demo";
+import { DEMO_ACTOR, DEMO_AGENT, DESK_POLICY_OWNER, demoHelpers, prepareDemoWorld } from "@/server/training/demo";
+import { currentEntries } from "@/server/receipts/registries";
 import { describeEachDialect, createTestDatabase, type TestDatabase } from "../../helpers/db";
 
 describeEachDialect("demo mode's world", (dialect) => {
@@ -18,12 +18,18 @@ describeEachDialect("demo mode's world", (dialect) => {
     const world = await prepareDemoWorld(database, new Date());
     const datasets = await database.db.gateDataset.findMany({ orderBy: { name: "asc" } });
     expect(datasets.map((d) => [d.name, d.kind, d.caseCount, d.createdById])).toEqual([
-      ["support-desk/canary", "canary", 20, REFERENCE_POLICY_OWNER.id],
-      ["support-desk/held-out", "held_out", 60, REFERENCE_POLICY_OWNER.id],
+      [`${DEMO_AGENT}/canary`, "canary", 20, DESK_POLICY_OWNER.id],
+      [`${DEMO_AGENT}/held-out`, "held_out", 60, DESK_POLICY_OWNER.id],
     ]);
     const run = await database.db.trainingRun.findUniqueOrThrow({ where: { id: world.runId } });
-    expect(run.startedById).toBe(DEMO_ACTOR.id);
-    expect(run.startedById).not.toBe(REFERENCE_POLICY_OWNER.id); // the learner does not write its own exam
+    expect([run.agent, run.startedById]).toEqual([DEMO_AGENT, DEMO_ACTOR.id]);
+    expect(run.startedById).not.toBe(DESK_POLICY_OWNER.id); // the learner does not write its own exam
+    // The rules the gate judges the demo's candidates by, published by the same policy owner: the runner-scored
+    // evaluator, a contract per desk tool with its side effects, the distribution with its digest.
+    const entries = (await currentEntries(database.db, DEMO_AGENT)).filter((e) => e.agent === DEMO_AGENT);
+    expect(new Set(entries.map((e) => e.kind))).toEqual(new Set(["evaluator", "tool_contract", "task_distribution", "model_server", "retry_policy", "destination", "protected_family"]));
+    expect(entries.every((e) => e.createdById === DESK_POLICY_OWNER.id)).toBe(true);
+    expect(entries.find((e) => e.kind === "tool_contract" && e.name === "delete_account")!.body).toMatchObject({ side_effects: ["account.deleted"], destructive: true });
 
     expect((await authenticateApiKey(database.db, world.runnerKey))?.roles).toEqual(["runner"]);
     expect((await authenticateApiKey(database.db, world.verifierKey))?.roles).toEqual(["verifier"]);

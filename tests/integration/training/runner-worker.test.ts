@@ -2,7 +2,6 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { computeCoverage, missingFamilies } from "@/server/gate/evidence/coverage";
 import { rollupRollout } from "@/server/gate/evidence/spans";
 import { trajectoryFromSpans, type SpanLike } from "@/server/environments/trajectory";
-import { runPendingGates } from "@/server/receipts/gate-queue";
 import { startRun } from "@/server/training/runs";
 import { TrainerWorker } from "@/server/training/worker";
 import { describeEachDialect } from "../../helpers/db";
@@ -102,9 +101,10 @@ describeEachDialect("runners and the trainer worker over real HTTP", (dialect) =
     const val = (await s.store.queryRollouts({ limit: -1 })).items.filter((r) => r.resources_id === candidate.resourcesId);
     expect(val.length).toBe(16);
     expect(val.every((r) => r.mode === "val" && ["succeeded", "failed"].includes(r.status))).toBe(true);
-    expect(await s.database.db.gateRun.count({ where: { candidateId: candidate.id, status: "queued" } })).toBe(1);
-    const gated = await runPendingGates(s.database);
-    expect(gated.map((g) => [g.candidateId, g.status, g.status === "failed" ? g.detail : "ok"])).toEqual([[candidate.id, "done", "ok"]]);
+    // No policy owner published this agent's exam here, so the gate says why it cannot run rather than guess.
+    expect(await s.database.db.gateRun.count({ where: { candidateId: candidate.id } })).toBe(0);
+    const refused = await s.database.db.trainingEvent.findFirstOrThrow({ where: { runId: run.id, kind: "gate" } });
+    expect(refused.message).toMatch(new RegExp(`no gate run for ${candidate.id}: .*not a published gate dataset`));
     const event = await s.database.db.trainingEvent.findFirstOrThrow({ where: { runId: run.id, kind: "paused" } });
     expect(JSON.parse(event.data!).reasons.map((r: { condition: string }) => r.condition)).toContain("retry_debt_over_bound");
   }, 120_000);

@@ -80,6 +80,13 @@ describe("freshness", () => {
     expect(judge(a, { now: later }).verdict).toBe("QUARANTINED");
   });
 
+  it("late evidence on admitted rollouts makes exactly checks 2 and 3 stale, naming them", () => {
+    const late = [{ rolloutId: "ro-late000001", change: "attempts 1 → 2, status succeeded → failed" }];
+    const f = isFresh(a, VERSIONS, new Date("2026-03-02T18:00:00.000Z"), POLICY, late);
+    expect(f.stale.map((s) => s.check)).toEqual([2, 3]);
+    expect(f.stale[0]!.reasons).toEqual([{ input: "late-evidence", rollouts: ["ro-late000001"], sentence: expect.stringContaining("ro-late000001 (attempts 1 → 2") }]);
+  });
+
   it("records, on each result, exactly the versions that check depends on", () => {
     for (const c of judge(a).checks) expect(Object.keys(c.versions).sort()).toEqual([...CHECK_INPUTS[c.id as CheckId]].sort());
   });

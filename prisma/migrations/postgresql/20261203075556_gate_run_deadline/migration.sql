@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "gate_runs" ADD COLUMN     "deadline_seconds" INTEGER NOT NULL DEFAULT 600;

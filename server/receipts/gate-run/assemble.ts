@@ -1,0 +1,104 @@
+// The stage 3 a gate run seals, assembled from what its tasks recorded and the verification records of its
+// canary outcomes: the locked gate case by case for both sides (a case without a result is listed as
+// unavailable with why — never scored), the canary's outcomes with how each was verified, and the rollback
+// probes against the pinned parent.
+import type { Database } from "@/server/db/client";
+import type { VersionSet } from "@/server/gate/versions";
+import type { CanaryOutcome, CanaryRun, CaseResult, RollbackTest, Stage3, UnavailableCase, Verification } from "@/server/gate/receipt/stage3";
+import { isPinned, type GateRunContext } from "./context";
+import { parseResult, type CanaryResult } from "./judge";
+import type { GatePins } from "./pins";
+import type { TaskRow } from "./tasks";
+
+export type CanaryWindow = { start: string; end: string; stop?: CanaryRun["stop"] };
+
+type VerificationRow = { rolloutId: string; method: string; matched: boolean; confidence: number | null; expected: string | null; observed: string | null; verifierId: string; createdAt: Date };
+
+function verificationOf(row: VerificationRow | undefined, target: string, why: string): Verification {
+  if (!row) return { method: "unverified", reason: why };
+  const verdict = row.matched ? "pass" : "fail";
+  if (row.method === "judge") return { method: "judge", judgeId: row.verifierId, verdict, confidence: row.confidence ?? 0 };
+  if (row.method === "human") return { method: "human", reviewerId: row.verifierId, verdict, confidence: row.confidence ?? 0 };
+  return { method: "destination", destination: { kind: "destination", ref: target }, expected: row.expected ?? "", observed: row.observed, matched: row.matched, checkedAt: row.createdAt.toISOString() };
+}
+
+function familyOf(ctx: GateRunContext, caseId: string): string {
+  return (isPinned(ctx.heldOut) ? ctx.heldOut.cases.find((c) => c.caseId === caseId)?.family : undefined) ?? "general";
+}
+
+function lockedSide(ctx: GateRunContext, tasks: readonly TaskRow[], side: "candidate" | "parent") {
+  const cases: CaseResult[] = [];
+  const unavailable: UnavailableCase[] = [];
+  for (const t of tasks.filter((x) => x.phase === "locked_gate" && x.side === side)) {
+    const family = familyOf(ctx, t.caseId);
+    const r = parseResult(t.result);
+    if (r?.kind === "locked_gate" && r.status === "scored") cases.push({ caseId: t.caseId, family, score: r.score, passed: r.passed, rolloutId: t.rolloutId });
+    else unavailable.push({ caseId: t.caseId, family, rolloutId: t.rolloutId, reason: r && "reason" in r ? r.reason : "no result by the deadline" });
+  }
+  return { cases, unavailable };
+}
+
+function canaryOutcome(t: TaskRow, verifications: ReadonlyMap<string, VerificationRow>): CanaryOutcome {
+  const r = parseResult(t.result);
+  const observed: Partial<CanaryResult> = r?.kind === "canary" ? r : {};
+  const target = observed.sideEffects?.[0]?.target ?? t.rolloutId;
+  const why = r?.kind === "canary" ? `no verification record for ${t.rolloutId}` : `the task did not finish (${r && "reason" in r ? r.reason : "no result"})`;
+  return {
+    taskId: t.caseId,
+    rolloutId: t.rolloutId,
+    verification: verificationOf(verifications.get(t.rolloutId), target, why),
+    toolsUsed: observed.toolsUsed ?? [],
+    sideEffects: observed.sideEffects ?? [],
+    costUsd: observed.costUsd ?? 0,
+  };
+}
+
+/** Where the canary and the rollback probes run: the agent's bounded task set (the canary's, else the held-out one). */
+const boundedEnvironment = (ctx: GateRunContext) => (ctx.stage1.data.canary ? `${ctx.stage1.agent}-canary:${ctx.stage1.data.canary.id}` : `${ctx.stage1.agent}-gate:${ctx.stage1.data.heldOut.id}`);
+
+function rollbackTest(ctx: GateRunContext, pins: GatePins, tasks: readonly TaskRow[], checkedAt: string): RollbackTest {
+  const base = { environment: boundedEnvironment(ctx), parent: ctx.stage1.parent, checkedAt };
+  if (!pins.parent.pinId) {
+    const reason = pins.parent.resolution.status === "unresolvable" ? pins.parent.resolution.reason : "the parent was not pinned";
+    return { ...base, loaded: false, routedBack: false, detail: reason };
+  }
+  const probes = tasks.filter((t) => t.phase === "rollback").map((t) => {
+    const r = parseResult(t.result);
+    return { rolloutId: t.rolloutId, status: r?.kind === "rollback" ? r.status : (r?.kind ?? "pending") };
+  });
+  const served = probes.filter((p) => p.status === "succeeded").length;
+  const routedBack = probes.length > 0 && served === probes.length;
+  const detail = probes.length === 0 ? `parent pinned as ${pins.parent.pinId}, but no probe rollout was asked for` : `parent pinned as ${pins.parent.pinId}; ${served} of ${probes.length} probe rollouts succeeded on exactly that version`;
+  return { ...base, loaded: true, routedBack, detail, probes };
+}
+
+export async function assembleStage3(database: Database, ctx: GateRunContext, versions: VersionSet, pins: GatePins, window: CanaryWindow | null, computedAt: string): Promise<Stage3> {
+  const tasks = await database.db.gateRunTask.findMany({ where: { gateRunId: ctx.runId }, orderBy: [{ enqueuedAt: "asc" }, { rolloutId: "asc" }] });
+  const s1 = ctx.stage1;
+  const stage3: Stage3 = { resolution: pins.resolution, computedAt, versions };
+  if (tasks.some((t) => t.phase === "locked_gate")) {
+    const candidate = lockedSide(ctx, tasks, "candidate");
+    const parent = lockedSide(ctx, tasks, "parent");
+    stage3.lockedGate = {
+      evaluator: s1.evaluator,
+      dataset: { id: s1.data.heldOut.id, digest: s1.data.heldOut.digest },
+      candidate: { resource: { resourceId: s1.candidate.resourceId, version: s1.candidate.version ?? 1, digest: s1.candidate.digest! }, ...candidate },
+      parent: { resource: s1.parent, ...parent },
+      ranAt: computedAt,
+    };
+  }
+  const canaryTasks = tasks.filter((t) => t.phase === "canary");
+  if (window && canaryTasks.length > 0) {
+    const rows = await database.db.gateVerification.findMany({ where: { rolloutId: { in: canaryTasks.map((t) => t.rolloutId) } } });
+    const verifications = new Map(rows.map((v) => [v.rolloutId, v]));
+    stage3.canary = {
+      environment: boundedEnvironment(ctx),
+      modelServer: versions.modelServer,
+      window: { start: window.start, end: window.end },
+      outcomes: canaryTasks.map((t) => canaryOutcome(t, verifications)),
+      ...(window.stop ? { stop: window.stop } : {}),
+    };
+  }
+  stage3.rollbackTest = rollbackTest(ctx, pins, tasks, computedAt);
+  return stage3;
+}

@@ -1,0 +1,105 @@
+// What a gate run needs to know before it asks runners for anything, read once per step from the database:
+// the candidate's stage 1, the registry entries in force for its agent (the pinned evaluator's scoring, the
+// tool contracts, the model server's prices, the retry policy) and the published datasets it pins.
+import type { Database, Db } from "@/server/db/client";
+import type { Digest } from "@/server/digest";
+import { contractFacts, pricingOf, ZScoringSpec, type ScoringSpec, type TokenPricing, type ToolContractFacts } from "@/server/gate/evidence/gate-rollouts";
+import { ZStage1, type Stage1 } from "@/server/gate/receipt/stage1";
+import type { RolloutConfig } from "@/server/store/types";
+import { currentEntries, type RegistryRecord } from "../registries";
+import { latestOf } from "../versions";
+
+export type GateCaseRow = { caseId: string; input: unknown; family: string; protected: boolean; expected: unknown };
+export type PinnedDataset = { id: string; digest: Digest; cases: GateCaseRow[] };
+
+export type GateRunContext = {
+  runId: string;
+  candidateId: string;
+  stage1: Stage1;
+  /** `"<id>@<version>"`, as the runner must name it on its reward span. */
+  evaluatorName: string;
+  /** The pinned evaluator's registry body, when the registry holds that exact version with the pinned digest. */
+  evaluatorBody: unknown;
+  scoring: { ok: true; spec: ScoringSpec } | { ok: false; reason: string };
+  heldOut: PinnedDataset | { unresolvable: string };
+  canary: PinnedDataset | { unresolvable: string } | null;
+  contracts: ReadonlyMap<string, ToolContractFacts>;
+  pricing: TokenPricing;
+  retry: Pick<RolloutConfig, "max_attempts" | "retry_condition">;
+  entries: readonly RegistryRecord[];
+};
+
+export const isPinned = (d: PinnedDataset | { unresolvable: string } | null): d is PinnedDataset => d !== null && "cases" in d;
+
+const parsed = (text: string | null): unknown => (text === null ? null : (JSON.parse(text) as unknown));
+
+/** A published gate dataset by the id and digest stage 1 pins; unresolvable says why. */
+async function pinnedDataset(db: Db, pin: { id: string; digest: string }, kind: "held_out" | "canary"): Promise<PinnedDataset | { unresolvable: string }> {
+  const row = await db.gateDataset.findUnique({ where: { id: pin.id } });
+  if (!row) return { unresolvable: `${pin.id} is not a published gate dataset, so the gate cannot ask runners for its cases (a receipt whose evidence was imported cannot be re-run)` };
+  if (row.kind !== kind) return { unresolvable: `${pin.id} is a ${row.kind} dataset, not ${kind}` };
+  if (row.digest !== pin.digest) return { unresolvable: `${pin.id} has digest ${row.digest}, not the pinned ${pin.digest}` };
+  const cases = await db.gateDatasetCase.findMany({ where: { datasetId: row.id }, orderBy: { ordinal: "asc" } });
+  return {
+    id: row.id,
+    digest: row.digest as Digest,
+    cases: cases.map((c) => ({ caseId: c.caseId, input: parsed(c.input), family: c.family, protected: c.protected, expected: parsed(c.expected) })),
+  };
+}
+
+/** The agent's retry policy entry as rollout config (`{"rolloutConfig": {max_attempts, retry_condition}}`); one attempt by default. */
+function retryFrom(entries: readonly RegistryRecord[]): GateRunContext["retry"] {
+  const body = latestOf(entries, "retry_policy")?.body as { rolloutConfig?: { max_attempts?: unknown; retry_condition?: unknown } } | undefined;
+  const max = body?.rolloutConfig?.max_attempts;
+  const conditions = body?.rolloutConfig?.retry_condition;
+  const allowed = ["failed", "timeout", "unresponsive"] as const;
+  return {
+    max_attempts: typeof max === "number" && Number.isInteger(max) && max >= 1 ? Math.min(max, 10) : 1,
+    retry_condition: Array.isArray(conditions) ? allowed.filter((c) => conditions.includes(c)) : [],
+  };
+}
+
+// A run is stepped every few hundred milliseconds; its stage 1 and pinned datasets never change, and registry
+// entries rarely do, so the context is kept per run for a few seconds rather than re-read on every step.
+const CACHE_MS = 5_000;
+const CACHE_MAX = 64;
+const cache = new Map<string, { at: number; ctx: Promise<GateRunContext> }>();
+
+export function gateRunContext(database: Database, run: { id: string; candidateId: string }): Promise<GateRunContext> {
+  const now = Date.now();
+  const held = cache.get(run.id);
+  if (held && now - held.at < CACHE_MS) return held.ctx;
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+  const ctx = loadGateRunContext(database, run);
+  cache.set(run.id, { at: now, ctx });
+  ctx.catch(() => cache.delete(run.id));
+  return ctx;
+}
+
+async function loadGateRunContext(database: Database, run: { id: string; candidateId: string }): Promise<GateRunContext> {
+  const db = database.db;
+  const candidate = await db.candidate.findUniqueOrThrow({ where: { id: run.candidateId } });
+  const stage1 = ZStage1.parse(JSON.parse(candidate.stage1));
+  const entries = await currentEntries(db, stage1.agent);
+  const e = stage1.evaluator;
+  const evaluatorRow = await db.registryEntry.findFirst({ where: { kind: "evaluator", name: e.id, version: e.version, agent: { in: [stage1.agent, "*"] } }, orderBy: { agent: "desc" } });
+  const evaluatorBody = evaluatorRow && evaluatorRow.digest === e.digest ? (JSON.parse(evaluatorRow.body) as unknown) : null;
+  const spec = ZScoringSpec.safeParse(evaluatorBody);
+  const contracts = new Map(entries.filter((r) => r.kind === "tool_contract").map((r) => [r.name, contractFacts(r.body)]));
+  return {
+    runId: run.id,
+    candidateId: run.candidateId,
+    stage1,
+    evaluatorName: `${e.id}@${e.version}`,
+    evaluatorBody,
+    scoring: spec.success
+      ? { ok: true, spec: spec.data }
+      : { ok: false, reason: evaluatorBody === null ? `evaluator ${e.id}@${e.version} is not in the registry with the pinned digest` : `evaluator ${e.id}@${e.version} declares no scoring the gate can read (body.scoring must be "runner_reward" or "expected_output" with output_attribute)` },
+    heldOut: await pinnedDataset(db, stage1.data.heldOut, "held_out"),
+    canary: stage1.data.canary ? await pinnedDataset(db, stage1.data.canary, "canary") : null,
+    contracts,
+    pricing: pricingOf(latestOf(entries, "model_server")?.body),
+    retry: retryFrom(entries),
+    entries,
+  };
+}

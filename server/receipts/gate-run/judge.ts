@@ -1,0 +1,50 @@
+// Judging what came back: each finished task's result is recorded on its gate_run_tasks row as it finishes
+// (the evidence functions are pure, in server/gate/evidence/gate-rollouts.ts), so the final stage 3 is
+// assembled from rows — and a canary is watched from the spans of its running tasks too.
+import type { Database } from "@/server/db/client";
+import { judgeLockedCase, observeCanaryTask, type CanaryObservation, type CaseJudgement } from "@/server/gate/evidence/gate-rollouts";
+import { isPinned, type GateRunContext } from "./context";
+import type { TaskRead } from "./tasks";
+
+export type LockedResult = { kind: "locked_gate" } & CaseJudgement;
+export type CanaryResult = { kind: "canary"; status: string; failure: string | null } & CanaryObservation;
+export type RollbackResult = { kind: "rollback"; status: string; failure: string | null };
+export type TaskResult = LockedResult | CanaryResult | RollbackResult | { kind: "cancelled" | "unavailable"; reason: string };
+
+export function parseResult(text: string | null): TaskResult | null {
+  return text === null ? null : (JSON.parse(text) as TaskResult);
+}
+
+function expectedOf(ctx: GateRunContext, caseId: string): unknown {
+  return isPinned(ctx.heldOut) ? (ctx.heldOut.cases.find((c) => c.caseId === caseId)?.expected ?? null) : null;
+}
+
+/** What one read task shows: its judgement when finished; for a running canary task, what it did so far. */
+export function resultOf(ctx: GateRunContext, read: TaskRead): TaskResult | null {
+  const { task } = read;
+  if (read.tooManySpans) return { kind: "unavailable", reason: "the rollout recorded more spans than the gate reads (5,000)" };
+  if (task.phase === "locked_gate") {
+    if (!read.finished) return null;
+    if (!ctx.scoring.ok) return { kind: "locked_gate", status: "unavailable", reason: ctx.scoring.reason };
+    return { kind: "locked_gate", ...judgeLockedCase({ status: read.status, failure: read.failure, spans: read.spans ?? [] }, ctx.scoring.spec, ctx.evaluatorName, expectedOf(ctx, task.caseId)) };
+  }
+  if (task.phase === "canary") {
+    if (!read.spans && !read.finished) return null;
+    const observed = observeCanaryTask(read.spans ?? [], ctx.contracts, ctx.pricing, task.rolloutId);
+    return { kind: "canary", status: read.status, failure: read.failure, ...observed };
+  }
+  return read.finished ? { kind: "rollback", status: read.status, failure: read.failure } : null;
+}
+
+/** Records the results of the finished tasks (state done); returns how many were recorded. */
+export async function recordFinished(database: Database, ctx: GateRunContext, reads: readonly TaskRead[]): Promise<number> {
+  let recorded = 0;
+  for (const read of reads) {
+    if (!read.finished || read.task.state !== "pending") continue;
+    const result = resultOf(ctx, read);
+    if (!result) continue;
+    const { count } = await database.db.gateRunTask.updateMany({ where: { rolloutId: read.task.rolloutId, state: "pending" }, data: { state: "done", result: JSON.stringify(result), judgedAt: new Date() } });
+    recorded += count;
+  }
+  return recorded;
+}

@@ -1,0 +1,212 @@
+// One gate run as a state machine stepped by whichever process holds its lease (the server's orchestrator
+// loop, a worker with --gates; several may run — a lease decides who steps a run, so each step happens once):
+//   queued → collecting (locked gate for both sides + rollback probes) → canary (bounded, watched from its
+//   spans, in waves) → verifying (waits for the verification records) → judging (seals stage 3) → done.
+// Each phase has a deadline: what has not come back by then is cancelled and judged unavailable, never passed.
+// The gate runs no agent: every case is a rollout a runner serves through the store.
+import type { Database } from "@/server/db/client";
+import type { LinkContent } from "@/server/gate/receipt/seal";
+import { boundaryBreach, type CanaryObservation } from "@/server/gate/evidence/gate-rollouts";
+import { loadReceipt, openReceipt, sealLink } from "../links";
+import { lateEvidenceOf } from "../late-evidence";
+import { stage2FromStore } from "../rollups";
+import { currentVersions } from "../versions";
+import type { VersionSet } from "@/server/gate/versions";
+import { assembleStage3, type CanaryWindow } from "./assemble";
+import { gateRunContext, isPinned, type GateRunContext } from "./context";
+import { recordFinished, resultOf, parseResult } from "./judge";
+import { resolvePins, type GatePins } from "./pins";
+import { cancelTasks, enqueueTasks, pendingTasks, readTasks, tasksOf, type TaskSpec } from "./tasks";
+import { recordCheckResults } from "../check-results";
+
+const LEASE_MS = 30_000;
+/** Canary tasks in flight at once: a breach seen in one stops the rest before they touch a destination. */
+export const CANARY_WAVE = 4;
+export const ROLLBACK_PROBES = 5;
+
+export type RunPhase = "queued" | "collecting" | "canary" | "verifying" | "judging" | "done" | "failed";
+export type RunState = { pins: GatePins; canary: CanaryWindow | null };
+
+type RunRow = NonNullable<Awaited<ReturnType<Database["db"]["gateRun"]["findUnique"]>>>;
+
+const secondsFrom = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000);
+
+/** Steps' time not yet written to the run's row (no-op steps write nothing; the next real step adds it). */
+const unflushedMs = new Map<string, number>();
+
+async function claim(database: Database, runId: string, owner: string, now: Date): Promise<RunRow | null> {
+  const row = await database.db.gateRun.findUnique({ where: { id: runId } });
+  if (!row || !["queued", "running"].includes(row.status)) return null;
+  const held = row.leaseUntil && row.leaseUntil > now;
+  if (held && row.leaseOwner !== owner) return null;
+  // Ours for a while yet: no write needed to keep stepping it.
+  if (held && row.leaseUntil!.getTime() - now.getTime() > LEASE_MS / 2) return row;
+  const { count } = await database.db.gateRun.updateMany({
+    where: { id: runId, status: { in: ["queued", "running"] }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }, { leaseOwner: owner }] },
+    data: { leaseOwner: owner, leaseUntil: new Date(now.getTime() + LEASE_MS) },
+  });
+  return count === 1 ? database.db.gateRun.findUnique({ where: { id: runId } }) : null;
+}
+
+function lockedAndRollbackSpecs(ctx: GateRunContext, pins: GatePins): TaskSpec[] {
+  const specs: TaskSpec[] = [];
+  const { candidate, parent } = pins;
+  if (isPinned(ctx.heldOut) && ctx.scoring.ok && candidate.pinId && parent.pinId) {
+    for (const c of ctx.heldOut.cases) {
+      specs.push({ phase: "locked_gate", side: "candidate", caseId: c.caseId, input: c.input, resourcesId: candidate.pinId });
+      specs.push({ phase: "locked_gate", side: "parent", caseId: c.caseId, input: c.input, resourcesId: parent.pinId });
+    }
+  }
+  // Probes run the parent inside the same bounded task set the canary uses (the held-out set when none is pinned).
+  const probeCases = isPinned(ctx.canary) ? ctx.canary.cases : isPinned(ctx.heldOut) ? ctx.heldOut.cases : [];
+  if (parent.pinId && probeCases.length > 0) {
+    for (let i = 0; i < ROLLBACK_PROBES; i++) {
+      const c = probeCases[i % probeCases.length]!;
+      specs.push({ phase: "rollback", side: null, caseId: `${c.caseId}#probe-${i + 1}`, input: c.input, resourcesId: parent.pinId });
+    }
+  }
+  return specs;
+}
+
+/** The versions in force for the candidate's agent (what stage 2 and stage 3 record). */
+async function versionsFor(database: Database, candidateId: string): Promise<VersionSet> {
+  const candidate = await database.db.candidate.findUniqueOrThrow({ where: { id: candidateId }, select: { agent: true, parentDigest: true } });
+  return currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as `sha256:${string}` });
+}
+
+async function start(database: Database, run: RunRow, ctx: GateRunContext, deadlineSeconds: number, now: Date) {
+  const loaded = await loadReceipt(database, run.candidateId);
+  if (!loaded.verification.ok) throw new Error("the stored receipt fails verification; the gate does not run on it");
+  if (loaded.chain.length === 0) await openReceipt(database, run.candidateId);
+  const receipt = (await loadReceipt(database, run.candidateId)).receipt!;
+  // A first run seals stage 2; a re-run seals a new one when admitted rollouts changed since (late evidence).
+  if (!receipt.stage2 || (await lateEvidenceOf(database.db, receipt.stage2)).length > 0) {
+    const candidate = await database.db.candidate.findUniqueOrThrow({ where: { id: run.candidateId } });
+    await sealLink(database, run.candidateId, "stage2", await stage2FromStore(database, candidate, await versionsFor(database, run.candidateId)));
+  }
+  const pins = await resolvePins(database, ctx);
+  await enqueueTasks(database, ctx, lockedAndRollbackSpecs(ctx, pins), deadlineSeconds);
+  const state: RunState = { pins, canary: null };
+  return { phase: "collecting" as const, pins: JSON.stringify(state), deadlineAt: secondsFrom(now, deadlineSeconds) };
+}
+
+/** How many of these tasks' rollouts have finished (one indexed query: the cheap "anything to do?" of a step). */
+async function finishedCount(database: Database, rolloutIds: readonly string[]): Promise<number> {
+  if (rolloutIds.length === 0) return 0;
+  return database.db.storeRollout.count({ where: { rolloutId: { in: [...rolloutIds] }, status: { in: ["succeeded", "failed", "cancelled"] } } });
+}
+
+async function collect(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, deadlineSeconds: number, now: Date) {
+  const pending = await pendingTasks(database, run.id, ["locked_gate", "rollback"]);
+  if (pending.length > 0 && now < run.deadlineAt! && (await finishedCount(database, pending.map((t) => t.rolloutId))) === 0) return null;
+  const recorded = await recordFinished(database, ctx, await readTasks(database, pending));
+  const left = await pendingTasks(database, run.id, ["locked_gate", "rollback"]);
+  if (left.length > 0 && now < run.deadlineAt! && recorded === 0) return null;
+  if (left.length > 0 && now < run.deadlineAt!) return {};
+  await cancelTasks(database, left, `no result by the deadline (${deadlineSeconds} s)`);
+  if (!state.pins.candidate.pinId || !isPinned(ctx.canary)) return { phase: "judging" as const };
+  const boundary = ctx.stage1.expectedEvidence.canaryBoundary;
+  state.canary = { start: now.toISOString(), end: now.toISOString() };
+  return { phase: "canary" as const, pins: JSON.stringify(state), deadlineAt: secondsFrom(now, Math.min(boundary.maxWallTimeSeconds, deadlineSeconds)) };
+}
+
+async function watchCanary(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, deadlineSeconds: number, now: Date) {
+  const boundary = ctx.stage1.expectedEvidence.canaryBoundary;
+  const cases = isPinned(ctx.canary) ? ctx.canary.cases.slice(0, boundary.maxTasks) : [];
+  const tasks = await tasksOf(database, run.id, "canary");
+  const pending = tasks.filter((t) => t.state === "pending");
+  const reads = await readTasks(database, pending, { running: true });
+  const recorded = await recordFinished(database, ctx, reads);
+  // What every canary task did so far: recorded results, and the spans of those still running.
+  const observed: CanaryObservation[] = [];
+  for (const t of tasks.filter((x) => x.state !== "pending")) {
+    const r = parseResult(t.result);
+    if (r?.kind === "canary") observed.push(r);
+  }
+  for (const read of reads) {
+    const r = resultOf(ctx, read);
+    if (r?.kind === "canary") observed.push(r);
+  }
+  const window = state.canary!;
+  const close = async (stop?: CanaryWindow["stop"]) => {
+    const still = await pendingTasks(database, run.id, ["canary"]);
+    await cancelTasks(database, still, stop ? stop.reason : "the canary closed");
+    state.canary = { ...window, end: now.toISOString(), ...(stop ? { stop } : {}) };
+    return { phase: "verifying" as const, pins: JSON.stringify(state), deadlineAt: secondsFrom(now, deadlineSeconds) };
+  };
+  const breach = boundaryBreach(observed, boundary);
+  if (breach) return close({ kind: "breach", reason: breach, at: now.toISOString() });
+  const inFlight = (await pendingTasks(database, run.id, ["canary"])).length;
+  if (tasks.length >= cases.length && inFlight === 0) return close();
+  if (now >= run.deadlineAt!) {
+    const kind = boundary.maxWallTimeSeconds <= deadlineSeconds ? "wall_time" : "deadline";
+    const reason = kind === "wall_time" ? `the boundary's wall time (${boundary.maxWallTimeSeconds} s) was reached with ${inFlight} task(s) unfinished` : `the run's deadline (${deadlineSeconds} s) was reached with ${inFlight} task(s) unfinished`;
+    return close({ kind, reason, at: now.toISOString() });
+  }
+  const next = cases.slice(tasks.length, tasks.length + Math.max(0, CANARY_WAVE - inFlight));
+  if (next.length) {
+    const timeout = Math.max(1, (run.deadlineAt!.getTime() - now.getTime()) / 1000);
+    await enqueueTasks(database, ctx, next.map((c) => ({ phase: "canary", side: null, caseId: c.caseId, input: c.input, resourcesId: state.pins.candidate.pinId! })), timeout);
+  }
+  return next.length || recorded ? {} : null;
+}
+
+async function awaitVerifications(database: Database, run: RunRow, now: Date) {
+  const done = (await tasksOf(database, run.id, "canary")).filter((t) => t.state === "done");
+  const verified = await database.db.gateVerification.count({ where: { rolloutId: { in: done.map((t) => t.rolloutId) } } });
+  return verified >= done.length || now >= run.deadlineAt! ? { phase: "judging" as const } : null;
+}
+
+async function judge(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, now: Date) {
+  const stage3 = await assembleStage3(database, ctx, await versionsFor(database, run.candidateId), state.pins, state.canary, now.toISOString());
+  const link = await sealLink(database, run.candidateId, "stage3", stage3 as LinkContent<"stage3">);
+  await recordCheckResults(database, run.candidateId, now);
+  return { phase: "done" as const, status: "done", finishedAt: now, linkDigest: link.digest, leaseUntil: null, leaseOwner: null };
+}
+
+export type StepResult = { runId: string; candidateId: string; phase: RunPhase; status: string; error?: string };
+
+/** Steps one run once if this owner can hold its lease; null when another owner holds it or it is finished. */
+export async function stepGateRun(database: Database, runId: string, owner: string, deadlineSeconds: number, now = new Date()): Promise<StepResult | null> {
+  const t0 = performance.now();
+  const run = await claim(database, runId, owner, now);
+  if (!run) return null;
+  // null: nothing changed this step (no result arrived, no deadline passed) — nothing to write either.
+  let patch: Record<string, unknown> | null = {};
+  try {
+    const ctx = await gateRunContext(database, run);
+    const state = run.pins ? (JSON.parse(run.pins) as RunState) : null;
+    const phase = run.phase as RunPhase;
+    if (run.status === "queued" || phase === "queued") patch = { status: "running", startedAt: now, ...(await start(database, run, ctx, deadlineSeconds, now)) };
+    else if (phase === "collecting") patch = await collect(database, run, ctx, state!, deadlineSeconds, now);
+    else if (phase === "canary") patch = await watchCanary(database, run, ctx, state!, deadlineSeconds, now);
+    else if (phase === "verifying") patch = await awaitVerifications(database, run, now);
+    else if (phase === "judging") patch = await judge(database, run, ctx, state!, now);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const pending = await pendingTasks(database, run.id, ["locked_gate", "rollback", "canary"]);
+    await cancelTasks(database, pending, `the gate run failed: ${message.slice(0, 200)}`).catch(() => {});
+    patch = { phase: "failed", status: "failed", finishedAt: now, error: message.slice(0, 2000), leaseUntil: null, leaseOwner: null };
+  }
+  const carried = unflushedMs.get(run.id) ?? 0;
+  if (patch === null) {
+    unflushedMs.set(run.id, carried + (performance.now() - t0));
+    return { runId: run.id, candidateId: run.candidateId, phase: run.phase as RunPhase, status: run.status };
+  }
+  unflushedMs.delete(run.id);
+  const progress = JSON.stringify(await progressOf(database, run.id));
+  const spent = Math.round(carried + (performance.now() - t0));
+  const updated = await database.db.gateRun.update({ where: { id: run.id }, data: { ...patch, progress, orchestrationMs: { increment: spent } } });
+  return { runId: run.id, candidateId: run.candidateId, phase: updated.phase as RunPhase, status: updated.status, ...(updated.error ? { error: updated.error } : {}) };
+}
+
+/** Counts per phase for the page and the API: asked, finished, still waiting, unavailable/cancelled, verified. */
+export async function progressOf(database: Database, runId: string) {
+  const groups = await database.db.gateRunTask.groupBy({ by: ["phase", "state"], where: { gateRunId: runId }, _count: { _all: true } });
+  const verified = await database.db.gateVerification.count({ where: { gateRunId: runId } });
+  const count = (phase: string) => {
+    const n = (state?: string) => groups.filter((g) => g.phase === phase && (state === undefined || g.state === state)).reduce((s, g) => s + g._count._all, 0);
+    return { asked: n(), finished: n("done"), waiting: n("pending"), cancelled: n("cancelled") };
+  };
+  return { locked_gate: count("locked_gate"), rollback: count("rollback"), canary: { ...count("canary"), verified } };
+}

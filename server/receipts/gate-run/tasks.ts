@@ -1,0 +1,123 @@
+// The rollouts a gate run asks runners for, exactly as an Agent Lightning algorithm asks: enqueued into the
+// store (input = the case's input verbatim, mode "test", resources_id = a pin, lightgate.* metadata), one
+// gate_run_tasks row each, held from retention while the receipt may cite them — and read back as they finish.
+import type { Database } from "@/server/db/client";
+import type { CanaryBoundary } from "@/server/gate/receipt/stage1";
+import type { GateSpan } from "@/server/gate/evidence/gate-rollouts";
+import { storeFor } from "@/server/store";
+import { TERMINAL_ROLLOUT_STATUSES, type Json, type JsonObject, type RolloutStatus } from "@/server/store/types";
+import type { GateRunContext } from "./context";
+
+export const GATE_RUN_PHASES = ["locked_gate", "canary", "rollback"] as const;
+export type TaskPhase = (typeof GATE_RUN_PHASES)[number];
+
+export type TaskSpec = { phase: TaskPhase; side: "candidate" | "parent" | null; caseId: string; input: unknown; resourcesId: string };
+
+/** Spans beyond this on one gate rollout are not read: the case is judged unavailable instead. */
+const MAX_SPANS = 5_000;
+
+export const holdReason = (runId: string) => `gate-run:${runId}`;
+
+function metadataFor(ctx: GateRunContext, spec: TaskSpec, boundary: CanaryBoundary | null): JsonObject {
+  return {
+    "lightgate.gate_run": ctx.runId,
+    "lightgate.receipt": ctx.candidateId,
+    "lightgate.phase": spec.phase,
+    "lightgate.case": spec.caseId,
+    ...(spec.side ? { "lightgate.side": spec.side } : {}),
+    "lightgate.evaluator": ctx.evaluatorName,
+    "lightgate.evaluator_spec": ctx.evaluatorBody as Json,
+    ...(boundary ? { "lightgate.boundary": boundary as unknown as JsonObject } : {}),
+  };
+}
+
+/** Enqueues the tasks and records them; returns their rollout ids in order. */
+export async function enqueueTasks(database: Database, ctx: GateRunContext, specs: readonly TaskSpec[], timeoutSeconds: number): Promise<string[]> {
+  if (specs.length === 0) return [];
+  const store = storeFor(database);
+  const boundary = ctx.stage1.expectedEvidence.canaryBoundary;
+  const rollouts = await store.enqueueRollouts(
+    specs.map((spec) => ({
+      input: spec.input as Json,
+      mode: "test",
+      resources_id: spec.resourcesId,
+      config: { ...ctx.retry, timeout_seconds: timeoutSeconds },
+      metadata: metadataFor(ctx, spec, spec.phase === "canary" ? boundary : null),
+    })),
+  );
+  const ids = rollouts.map((r) => r.rollout_id);
+  await store.holdRollouts(ids, holdReason(ctx.runId));
+  const now = new Date();
+  await database.db.gateRunTask.createMany({
+    data: specs.map((spec, i) => ({ rolloutId: ids[i]!, gateRunId: ctx.runId, phase: spec.phase, side: spec.side, caseId: spec.caseId, resourcesId: spec.resourcesId, enqueuedAt: now, state: "pending" })),
+  });
+  return ids;
+}
+
+export type TaskRow = { rolloutId: string; phase: string; side: string | null; caseId: string; state: string; result: string | null };
+
+/** A task's rollout as the gate reads it: status, the latest attempt's failure and spans (when asked for). */
+export type TaskRead = { task: TaskRow; status: RolloutStatus | "missing"; finished: boolean; failure: string | null; spans: GateSpan[] | null; tooManySpans: boolean };
+
+export async function tasksOf(database: Database, runId: string, phase?: TaskPhase): Promise<TaskRow[]> {
+  return database.db.gateRunTask.findMany({
+    where: { gateRunId: runId, ...(phase ? { phase } : {}) },
+    orderBy: [{ enqueuedAt: "asc" }, { rolloutId: "asc" }],
+    select: { rolloutId: true, phase: true, side: true, caseId: true, state: true, result: true },
+  });
+}
+
+/** The tasks still waiting for their rollout (no result column: what a step reads most often). */
+export async function pendingTasks(database: Database, runId: string, phases: readonly TaskPhase[]): Promise<TaskRow[]> {
+  const rows = await database.db.gateRunTask.findMany({
+    where: { gateRunId: runId, state: "pending", phase: { in: [...phases] } },
+    orderBy: [{ enqueuedAt: "asc" }, { rolloutId: "asc" }],
+    select: { rolloutId: true, phase: true, side: true, caseId: true, state: true },
+  });
+  return rows.map((r) => ({ ...r, result: null }));
+}
+
+/**
+ * Reads the rollouts of `tasks`; spans of the latest attempt are read for finished rollouts, and for running
+ * ones when `running` is set (the canary is judged from its spans while it runs).
+ */
+export async function readTasks(database: Database, tasks: readonly TaskRow[], opts: { running?: boolean } = {}): Promise<TaskRead[]> {
+  if (tasks.length === 0) return [];
+  const store = storeFor(database);
+  const rows = await database.db.storeRollout.findMany({ where: { rolloutId: { in: tasks.map((t) => t.rolloutId) } }, select: { rolloutId: true, status: true, latestAttemptId: true } });
+  const byId = new Map(rows.map((r) => [r.rolloutId, r]));
+  const out: TaskRead[] = [];
+  for (const task of tasks) {
+    const row = byId.get(task.rolloutId);
+    if (!row) {
+      out.push({ task, status: "missing", finished: true, failure: "the rollout is gone from the store", spans: null, tooManySpans: false });
+      continue;
+    }
+    const status = row.status as RolloutStatus;
+    const finished = TERMINAL_ROLLOUT_STATUSES.includes(status);
+    let spans: GateSpan[] | null = null;
+    let failure: string | null = null;
+    let tooManySpans = false;
+    if (row.latestAttemptId && (finished || opts.running)) {
+      const page = await store.querySpans({ rollout_id: task.rolloutId, attempt_id: row.latestAttemptId, limit: MAX_SPANS });
+      tooManySpans = page.total > MAX_SPANS;
+      spans = page.items.map((s) => ({ sequence_id: s.sequence_id, name: s.name, attributes: (s.attributes ?? {}) as Record<string, unknown>, end_time: s.end_time }));
+      const attempt = await database.db.storeAttempt.findUnique({ where: { rolloutId_attemptId: { rolloutId: task.rolloutId, attemptId: row.latestAttemptId } }, select: { metadata: true, status: true } });
+      const why = attempt?.metadata ? (JSON.parse(attempt.metadata) as Record<string, unknown>)["lightgate.failure"] : undefined;
+      failure = typeof why === "string" ? why : attempt && attempt.status !== "succeeded" ? `latest attempt ${attempt.status}` : null;
+    }
+    out.push({ task, status, finished, failure, spans, tooManySpans });
+  }
+  return out;
+}
+
+/** Cancels unfinished tasks (the gate no longer waits for them) and marks them with why. */
+export async function cancelTasks(database: Database, tasks: readonly TaskRow[], reason: string): Promise<void> {
+  const store = storeFor(database);
+  for (const t of tasks) {
+    await store.updateRollout(t.rolloutId, { status: "cancelled" }).catch(() => {
+      // Finished meanwhile, or gone: what the store holds is judged as it is.
+    });
+  }
+  await database.db.gateRunTask.updateMany({ where: { rolloutId: { in: tasks.map((t) => t.rolloutId) }, state: "pending" }, data: { state: "cancelled", result: JSON.stringify({ reason }), judgedAt: new Date() } });
+}

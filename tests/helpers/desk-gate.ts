@@ -1,0 +1,61 @@
+// The support desk as a client of the gate's runner path, in one test world: the production listener (store +
+// gate API) on a fresh database, the desk's registry and published exam for an agent, a candidate and its
+// exact parent in the store, and — while a gate run is driven — desk runners, a verifier and the gate's
+// orchestrator loop, each talking to the server over HTTP as their own processes would.
+import type { Dialect } from "@/server/db/config";
+import { publishDeskGateDatasets } from "@/server/desk/gate-datasets";
+import { publishDeskRegistry } from "@/server/desk/registry";
+import { TicketDb } from "@/server/environments/support-desk/ticket-db";
+import { orchestrateGates, requestGateRun } from "@/server/receipts/gate-queue";
+import { Runner } from "@/server/runner/runner";
+import type { Policy } from "@/server/trainers/policy";
+import { Verifier } from "@/server/verifier/verifier";
+import { SYSTEM } from "./auth";
+import { DESK_ALGORITHM, registerDeskCandidate, type DeskCandidateOptions } from "./desk-candidate";
+import { gateWorld, type GateWorld } from "./gate-api";
+import { candidatePolicy, parentPolicy } from "./gate-rollouts";
+
+export const DESK_AGENT = "helpdesk-test";
+
+export type DeskGateWorld = GateWorld & { datasets: { heldOut: string; canary: string } };
+
+export async function deskGateWorld(dialect: Dialect, label: string, sizes = { heldOut: 20, canary: 6 }): Promise<DeskGateWorld> {
+  const world = await gateWorld(dialect, label);
+  await publishDeskRegistry(world.database, { agent: DESK_AGENT, distribution: "v2", actor: SYSTEM });
+  const published = await publishDeskGateDatasets(world.database, { agent: DESK_AGENT, distribution: "v2", heldOutCases: sizes.heldOut, canaryCases: sizes.canary, actor: SYSTEM });
+  return { ...world, datasets: { heldOut: published.held_out.datasetId, canary: published.canary.datasetId } };
+}
+
+/** Registers a desk candidate (trained on demonstrations) against the untrained exact parent, with the desk's pins. */
+export async function deskCandidate(world: DeskGateWorld, opts: { name: string; boundary?: DeskCandidateOptions["boundary"]; candidate?: Policy } = { name: "c" }) {
+  return registerDeskCandidate({ ...world, agent: DESK_AGENT }, { name: opts.name, boundary: opts.boundary, parent: parentPolicy(), candidate: opts.candidate ?? (await candidatePolicy()) });
+}
+
+export type Drive = { runners?: number; verifier?: boolean; timeoutMs?: number };
+
+/** Requests a gate run and drives it to the end with desk runners, a verifier and the orchestrator loop. */
+export async function driveDeskGate(world: DeskGateWorld, candidateId: string, deadlineSeconds: number, opts: Drive = {}) {
+  const run = await requestGateRun(world.database, { candidateId, actor: DESK_ALGORITHM, deadlineSeconds });
+  const stop = new AbortController();
+  const tickets = new TicketDb(world.database.url);
+  const runners = Array.from({ length: opts.runners ?? 2 }, (_, i) => new Runner({ url: world.url, apiKey: world.keys.get("runner")!, workerId: `desk-runner-${i}`, destinations: tickets.resolve, pollMs: 20 }));
+  const verifier = new Verifier({ url: world.url, apiKey: world.keys.get("verifier")!, destinations: tickets.resolve, pollMs: 50 });
+  const loops = [
+    ...runners.map((r) => r.run(stop.signal)),
+    ...(opts.verifier === false ? [] : [verifier.run(stop.signal)]),
+    orchestrateGates(world.database, stop.signal, { intervalMs: 50, owner: "test-orchestrator" }),
+  ];
+  const until = Date.now() + (opts.timeoutMs ?? 120_000);
+  try {
+    for (;;) {
+      const row = await world.database.db.gateRun.findUniqueOrThrow({ where: { id: run.id } });
+      if (row.status === "done" || row.status === "failed") return row;
+      if (Date.now() > until) throw new Error(`gate run ${run.id} still ${row.phase} after ${opts.timeoutMs ?? 120_000} ms: ${row.progress}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    stop.abort();
+    await Promise.allSettled(loops);
+    await tickets.close();
+  }
+}
