@@ -13,13 +13,11 @@ import { registerCandidate } from "@/server/candidates/register";
 import type { RolloutRollup } from "@/server/gate/receipt/stage2";
 import { AGENT, T0, VERSIONS, iso } from "@/server/gate/reference/common";
 import { rawCandidate, REFERENCE_SPECS } from "@/server/gate/reference/raw-evidence";
-import { loadChain, openReceipt, sealLink } from "@/server/receipts/links";
+import { openReceipt, sealLink } from "@/server/receipts/links";
 import { gateReport } from "@/server/receipts/report";
 import { seedReferenceDemo } from "@/server/receipts/reference-demo";
 import { writeRawToStore } from "@/server/receipts/reference-store";
 import { refreshRollups } from "@/server/receipts/rollups";
-import { approvalTarget } from "@/server/gate/receipt/seal";
-import { CANARY_APPROVER } from "@/server/gate/reference/common";
 
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 const actor = { kind: "service" as const, id: "svc-bench", name: "bench", grants: [] };
@@ -40,8 +38,6 @@ export async function benchThroughDatabase(rollouts: RolloutRollup[]): Promise<v
     console.log(`db: sealing the 10,000-rollout stage 2 into receipt_links: ${ms(performance.now() - t0)}`);
     const { resolution, lockedGate, canary, rollbackTest } = raw;
     await sealLink(database, candidate.id, "stage3", { resolution, lockedGate, canary, rollbackTest, computedAt: iso(T0 + 7 * 3600), versions: VERSIONS }, { sealedAt: iso(T0 + 7 * 3600) });
-    const approves = approvalTarget(await loadChain(database.db, candidate.id), "canary")!;
-    await sealLink(database, candidate.id, "approval", { step: "canary", decision: "approve", actor: CANARY_APPROVER, approves, at: iso(T0 + 8 * 3600), comment: "bench" }, { sealedAt: iso(T0 + 8 * 3600) });
 
     const now = new Date((T0 + 9 * 3600) * 1000);
     t0 = performance.now();

@@ -2,6 +2,7 @@
 // Prints the median and worst of several runs (target: well under 2 s), plus what ingest and sealing cost.
 import { performance } from "node:perf_hooks";
 import { familyCountsOf, type StoreSpan } from "@/server/gate/evidence/spans";
+import { NO_SIGNED_DECISIONS } from "@/server/gate/receipt/signed-decisions";
 import { evaluateGate } from "@/server/gate/gate";
 import { sealStage } from "@/server/gate/receipt/seal";
 import { ZStage2, type RolloutRollup, type Stage2 } from "@/server/gate/receipt/stage2";
@@ -45,7 +46,7 @@ const time = <T>(fn: () => T): [T, number] => {
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 // A receipt: the reference candidate A's stages, with stage 2 replaced by the generated rollups.
-const base = receiptView(sealReference(rawCandidate(REFERENCE_SPECS.A), { approve: true }));
+const base = receiptView(sealReference(rawCandidate(REFERENCE_SPECS.A)));
 const now = new Date((T0 + 9 * 3600) * 1000);
 let stage2: Stage2 = base.stage2!;
 for (const defects of [false, true]) {
@@ -53,11 +54,11 @@ for (const defects of [false, true]) {
   stage2 = { windows: base.stage2!.windows, dataCutoff: base.stage2!.dataCutoff, rollouts: rolls, versions: VERSIONS };
   const receipt: Receipt = { ...base, stage2 };
   console.log(`${defects ? "with defects" : "clean"}: ${rolls.length} rollouts, ${spanCount(rolls).toLocaleString("en")} spans' worth of rollups (generated in ${ms(genMs)})`);
-  evaluateGate({ receipt, policy: POLICY, currentVersions: VERSIONS, now }); // warm-up (JIT)
+  evaluateGate({ receipt, policy: POLICY, currentVersions: VERSIONS, now, decisions: NO_SIGNED_DECISIONS }); // warm-up (JIT)
   const runs: number[] = [];
   let verdict = "";
   for (let i = 0; i < 7; i++) {
-    const [report, t] = time(() => evaluateGate({ receipt, policy: POLICY, currentVersions: VERSIONS, now }));
+    const [report, t] = time(() => evaluateGate({ receipt, policy: POLICY, currentVersions: VERSIONS, now, decisions: NO_SIGNED_DECISIONS }));
     runs.push(t);
     const { coverage, retryDebt } = report.evidence;
     verdict = `${report.verdict}; coverage ${coverage.fullyCovered}/${coverage.considered}; retry debt ${retryDebt.debt}`;
@@ -68,7 +69,7 @@ for (const defects of [false, true]) {
 
 const [, parseMs] = time(() => ZStage2.parse(stage2));
 console.log(`zod parse of stage 2 (e.g. rollups read back from the database): ${ms(parseMs)}`);
-const chain = sealReference(rawCandidate(REFERENCE_SPECS.A), { approve: false }).slice(0, 1);
+const chain = sealReference(rawCandidate(REFERENCE_SPECS.A)).slice(0, 1);
 const [, sealMs] = time(() => sealStage(chain, "stage2", stage2, iso(T0 + 5 * 3600)));
 console.log(`sealing stage 2 once (validate + RFC 8785 + sha-256): ${ms(sealMs)}`);
 

@@ -3,7 +3,8 @@
 // a trainer sees the button disabled with the reason; a release approver registers a passkey, opens
 // candidate A of the reference and starts to approve; a policy owner publishes a new evaluator meanwhile →
 // the signed click is refused, nothing moves, and the button names the stale check; after the gate re-runs
-// the approver approves; the evaluator changes again and the approver still rolls back.
+// the approver approves; the evaluator changes again and the approver still rolls back. A canary approver
+// rejects another candidate: the passkey prompt signs the rejection too.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { expect as baseExpect, test, type Browser, type Page } from "@playwright/test";
@@ -18,6 +19,8 @@ const SHOTS = ".tmp/screens/approvals";
 const expect = baseExpect.configure({ timeout: 30_000 });
 let server: ChildProcess | null = null;
 let candidateA = "";
+// Seeded with A, before any evaluator changes (the fixture checks the registries it seeds against).
+let candidateB = "";
 
 function seed(...args: string[]): Record<string, string> {
   const out = execFileSync("npx", ["tsx", "e2e/helpers/reference-seed.ts", ...args], { env: { ...process.env, DATABASE_URL: DB }, encoding: "utf8" });
@@ -38,7 +41,7 @@ test.beforeAll(async () => {
     if (ok) break;
     await new Promise((r) => setTimeout(r, 1000));
   }
-  candidateA = seed("seed").A!;
+  ({ A: candidateA, B: candidateB } = seed("seed", "A", "B") as { A: string; B: string });
 });
 
 test.afterAll(() => {
@@ -51,6 +54,14 @@ async function addVirtualAuthenticator(page: Page) {
   await cdp.send("WebAuthn.addVirtualAuthenticator", {
     options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
   });
+}
+
+/** Registers a passkey (held by the page's virtual authenticator) for the signed-in person. */
+async function registerPasskey(page: Page, name: string) {
+  await page.goto(`${BASE}/settings/security`);
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Add passkey" }).click();
+  await expect(page.getByTestId("passkey-outcome")).toContainText("registered");
 }
 
 /** A policy owner publishes a new evaluator version through the API, in a context of their own. */
@@ -74,16 +85,24 @@ test("a trainer sees the approve button disabled, with the reason", async ({ pag
   await expect(page.getByTestId("approve-button")).toBeDisabled();
   await expect(page.getByTestId("approve-disabled-reason")).toContainText('do not hold "approval:canary"');
   await shot(page, "1-trainer-disabled");
+  // Check 4 is a paired comparison: its sentence and its evidence name the interval and n.
+  const check4 = page.getByTestId("check-4");
+  await expect(check4).toHaveAttribute("data-status", "pass");
+  await expect(check4).toContainText(/95 % paired-bootstrap interval \+0\.0\d\d to \+0\.0\d\d, n = 60 locked cases/);
+  await page.getByRole("button", { name: "evidence of check 4" }).click();
+  await expect(page.getByTestId("paired-test")).toContainText("n = 60");
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.getByTestId("checks").screenshot({ path: `${SHOTS}/0-check-4-paired-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 });
 
 test("the approver signs; a stale click is refused; after a re-run the approval commits; rollback while stale", async ({ page, browser }) => {
   test.setTimeout(300_000);
   await addVirtualAuthenticator(page);
   await signInAs(page, "release_approver", BASE);
-  await page.goto(`${BASE}/settings/security`);
-  await page.getByLabel("Name").fill("Laptop");
-  await page.getByRole("button", { name: "Add passkey" }).click();
-  await expect(page.getByTestId("passkey-outcome")).toContainText("registered");
+  await registerPasskey(page, "Laptop");
 
   // page load: the button is enabled; the confirmation names pointer from → to, scope and canary boundary
   await page.goto(`${BASE}/candidates/${candidateA}`);
@@ -127,4 +146,31 @@ test("the approver signs; a stale click is refused; after a re-run the approval 
   await expect(rows.first()).toContainText("rollback");
   await expect(page.getByText("Refused: Evidence went stale")).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/6-approvals-page.png`, fullPage: true });
+});
+
+test("a rejection asks for the passkey and is signed; the decision is listed with its comment", async ({ page }) => {
+  test.setTimeout(240_000);
+  await addVirtualAuthenticator(page);
+  await signInAs(page, "canary_approver", BASE);
+  await registerPasskey(page, "Phone");
+
+  await page.goto(`${BASE}/candidates/${candidateB}`);
+  const form = page.getByTestId("reject-form");
+  await form.getByLabel(/Reject \/ quarantine/).fill("37 rollouts lack update_ticket spans; not before coverage is fixed.");
+  await expect(form).toContainText("Signed with your passkey");
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await form.screenshot({ path: `${SHOTS}/7-reject-form-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByTestId("sign-reject").click();
+  await expect(page.getByTestId("reject-outcome")).toContainText("Rejected (signed)");
+  await shot(page, "8-rejected-signed");
+  await page.reload();
+  await expect(page.getByTestId("check-7")).toHaveAttribute("data-status", "fail");
+  await expect(page.getByTestId("check-7")).toContainText("37 rollouts lack update_ticket spans");
+
+  await page.goto(`${BASE}/approvals`);
+  await expect(page.getByTestId("decision-row").first()).toContainText("reject");
+  await expect(page.getByTestId("decision-row").first()).toContainText("37 rollouts lack update_ticket spans");
 });

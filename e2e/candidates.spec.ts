@@ -1,5 +1,7 @@
 // The reference seeded into the e2e database: the candidates list and each candidate page say the verdict
-// and exactly which checks do not pass (C: 5; B: 2, 3; D: 1, 6, 7; A: none → PROMOTE TO BOUNDED CANARY).
+// and exactly which checks do not pass (C: 5; B: 2, 3; D: 1, 6, 7 — with check 7 of B and C waiting for an
+// approval no one may give a quarantined candidate; A: none → PROMOTE TO BOUNDED CANARY, on the signed
+// approval the seed makes with a registered passkey).
 import { execFileSync } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { signInAs } from "./helpers/auth";
@@ -8,8 +10,8 @@ const E2E_DB = process.env.E2E_DATABASE_URL ?? "file:./.tmp/e2e/lightgate.db";
 
 const EXPECTED: Record<string, { verdict: string; open: number[] }> = {
   A: { verdict: "PROMOTE TO BOUNDED CANARY", open: [] },
-  B: { verdict: "QUARANTINED", open: [2, 3] },
-  C: { verdict: "QUARANTINED", open: [5] },
+  B: { verdict: "QUARANTINED", open: [2, 3, 7] },
+  C: { verdict: "QUARANTINED", open: [5, 7] },
   D: { verdict: "QUARANTINED", open: [1, 6, 7] },
 };
 

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import { createPublicKey } from "node:crypto";
 import { verifyReceipt } from "@/server/gate/export/verify-receipt";
 import { isDecisionEnvelope, verifyDecisionStatement } from "@/server/approvals/statement";
+import { verifyStoredSignature } from "@/server/auth/verify-offline";
 
 const DEFAULT_PUBLIC_KEY = process.env.LIGHTGATE_RECEIPT_PUBLIC_KEY ?? "data/keys/receipt-ed25519.pub.pem";
 
@@ -45,7 +46,7 @@ if (isDecisionEnvelope(envelope)) {
   process.exit(decision.ok ? 0 : 1);
 }
 
-const result = verifyReceipt(envelope, [key]);
+const result = await verifyReceipt(envelope, [key], verifyStoredSignature);
 console.log(`receipt ${file}, key ${keyPath} (${key.asymmetricKeyType})`);
 for (const c of result.checks) console.log(`  ${c.ok ? "✓" : "✗"} ${c.name}: ${c.detail}`);
 if (result.statement) {

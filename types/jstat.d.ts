@@ -6,6 +6,9 @@ declare module "jstat" {
     normal: { cdf(x: number, mean: number, sd: number): number; inv(p: number, mean: number, sd: number): number };
     noncentralt: { cdf(x: number, dof: number, ncp: number): number };
     centralF: { cdf(x: number, d1: number, d2: number): number };
+    mean(values: number[]): number;
+    /** The k-th percentile (k in [0, 1]) of `values`, interpolated; `exclusive` leaves out both ends. */
+    percentile(values: number[], k: number, exclusive?: boolean): number;
   };
   const pkg: { jStat: typeof jStat };
   export default pkg;

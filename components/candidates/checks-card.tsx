@@ -10,6 +10,20 @@ import { timestamp } from "@/components/ui/format";
 import { CheckStatusBadge } from "./verdict";
 import type { CheckView } from "./types";
 
+type Paired = { method: string; n: number; confidence: number; interval: [number, number]; meanDelta: number };
+const signedNum = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(3)}`;
+
+/** Check 4's paired comparison in one line: the interval, n and the method, also while the check is stale. */
+function PairedTest({ evidence }: { evidence: CheckView["evidence"] }) {
+  const p = (evidence as { pairedTest?: Paired | null }).pairedTest;
+  if (!p) return null;
+  return (
+    <p className="mb-2 px-2 text-sm text-ink-2" data-testid="paired-test">
+      Mean per-case gain {signedNum(p.meanDelta)}, {Math.round(p.confidence * 100)} % interval {signedNum(p.interval[0])} to {signedNum(p.interval[1])}, n = {p.n} — {p.method}.
+    </p>
+  );
+}
+
 export function ChecksCard({ title, checks, testId }: { title: string; checks: CheckView[]; testId: string }) {
   const [open, setOpen] = useState<number | null>(null);
   return (
@@ -46,6 +60,7 @@ export function ChecksCard({ title, checks, testId }: { title: string; checks: C
               {open === c.id && (
                 <tr className="border-b border-line">
                   <td colSpan={4} className="pb-3">
+                    <PairedTest evidence={c.evidence} />
                     <JsonView value={{ evidence: c.evidence, versions: c.versions }} collapsedAfter={30} />
                   </td>
                 </tr>

@@ -1,5 +1,5 @@
 // For e2e journeys, run with DATABASE_URL of the e2e server:
-//   npx tsx e2e/helpers/reference-seed.ts seed          → seeds reference candidate A without its approval; prints {"A": "<id>"}
+//   npx tsx e2e/helpers/reference-seed.ts seed [A B …]  → seeds reference candidates (default A) without approvals; prints {"A": "<id>", …}
 //   npx tsx e2e/helpers/reference-seed.ts rerun <id>    → the gate re-runs: a new stage 3 against the versions in force
 import { openDatabase } from "@/server/db/client";
 import { resolveDbTarget } from "@/server/db/config";
@@ -12,8 +12,9 @@ async function main() {
   const database = await openDatabase(resolveDbTarget(process.env.DATABASE_URL));
   try {
     if (command === "seed") {
-      const seeded = await seedReferenceDemo(database, { only: ["A"], withoutApproval: ["A"], now: new Date() });
-      process.stdout.write(`${JSON.stringify({ A: seeded[0]!.candidateId })}\n`);
+      const names = (process.argv.length > 3 ? process.argv.slice(3) : ["A"]) as ("A" | "B" | "C" | "D")[];
+      const seeded = await seedReferenceDemo(database, { only: names, withoutApproval: names, now: new Date() });
+      process.stdout.write(`${JSON.stringify(Object.fromEntries(seeded.map((s) => [s.name, s.candidateId])))}\n`);
     } else if (command === "rerun" && id) {
       const stored = await gateReport(database, id);
       const stage3 = (await loadReceipt(database, id)).receipt!.stage3!;

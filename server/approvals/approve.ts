@@ -8,8 +8,9 @@
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { STEP_LABELS, STEP_POINTERS } from "@/lib/approvals/availability";
 import type { Actor } from "@/server/auth/actor";
-import { beginBotSignature, verifyBotSignature } from "@/server/auth/bot-keys";
-import { beginSignature, verifySignature, type SignedPayload } from "@/server/auth/signing";
+import { verifyBotSignature } from "@/server/auth/bot-keys";
+import { verifySignature, type SignedPayload } from "@/server/auth/signing";
+import { issueDecisionPayload } from "./issue";
 import { appendAudit, AUDIT_LOCK } from "@/server/audit/audit-log";
 import { movePointer, pointerLock, readPointer } from "@/server/candidates/pointers";
 import type { Database, Tx } from "@/server/db/client";
@@ -17,7 +18,9 @@ import { badInput, DomainError } from "@/server/errors";
 import { evaluateGate } from "@/server/gate/gate";
 import { decideDefaultMove } from "@/server/gate/pointers";
 import { checkAuthority } from "@/server/gate/receipt/approval";
+import type { DecisionRecord } from "@/server/gate/receipt/signed-decisions";
 import { receiptView } from "@/server/gate/receipt/view";
+import { verifySignatureOffline } from "@/server/auth/verify-offline";
 import { botPolicyViolations, readBotPolicy } from "./bot-policy";
 import { APPROVAL_PURPOSE, approvalPayloadData, ZApprovalPayloadData, type ApprovalPayloadData } from "./payload";
 import { recordDecision } from "./record";
@@ -83,13 +86,7 @@ async function begin(database: Database, actor: Actor, input: BeginApprovalInput
     approver: { kind: actor.kind, id: actor.id, name: actor.name, roles: actorRefFor(actor, agent).roles },
     comment: (input.comment ?? "").trim(),
   });
-  const body = { purpose: APPROVAL_PURPOSE, data };
-  if (actor.kind === "service") {
-    const { payload, digest, signingInput } = await beginBotSignature(database, actor, body, { now });
-    return { payload, digest, options: null, signingInput, data };
-  }
-  const { payload, digest, options } = await beginSignature(database, actor, body, { now });
-  return { payload, digest, options, signingInput: null, data };
+  return issueDecisionPayload(database, actor, { purpose: APPROVAL_PURPOSE, data }, now);
 }
 
 export type FinishApprovalInput = {
@@ -207,10 +204,22 @@ async function commit(
   const link = await source.sealApproval(tx, c.id, approval, at);
   const sealed = [...chain, link];
   const receipt = receiptView(sealed);
+  // The gate is judged with this very decision counted the way check 7 will count it from now on: its signature
+  // (verified against the registered key above) checked offline over the payload, the roles held right now.
+  const offline = await verifySignatureOffline(signature, payload);
+  const record: DecisionRecord = {
+    link: link.digest,
+    payload: payload as unknown as DecisionRecord["payload"],
+    signature: signature as unknown as DecisionRecord["signature"],
+    signatureVerified: offline.ok ? { ok: true } : { ok: false, reason: offline.reason },
+    keyRegistered: { ok: true },
+    rolesAtTheTime: approval.actor.roles,
+  };
+  const decisions = { ...snap.state.decisions, records: [...snap.state.decisions.records, record] };
   let verdict: string;
   let reason: string;
   if (snap.step === "canary") {
-    const report = evaluateGate({ receipt, policy, currentVersions, now, lateEvidence });
+    const report = evaluateGate({ receipt, policy, currentVersions, now, decisions, lateEvidence });
     if (report.verdict !== "PROMOTE TO BOUNDED CANARY") throw new Error(`after approval the verdict is ${report.verdict}, not PROMOTE TO BOUNDED CANARY`);
     ({ verdict, sentence: reason } = report);
   } else {
@@ -220,7 +229,7 @@ async function commit(
       latestCandidate: null,
       approvedDefault: current && { resourceId: current.resourcesId, version: current.version, digest: current.digest, receiptDigest: (current.receiptDigest ?? link.digest) as typeof link.digest },
     };
-    const move = decideDefaultMove({ receipt, receiptHead: link.digest, pointers, policy, currentVersions, now, lateEvidence });
+    const move = decideDefaultMove({ receipt, receiptHead: link.digest, pointers, policy, currentVersions, now, decisions, lateEvidence });
     if (!move.allowed) throw new DomainError("PRECONDITION_FAILED", `the approved default may not move: ${move.reasons.join("; ")}`, "receipt");
     ({ verdict, sentence: reason } = move.report);
   }
@@ -233,7 +242,7 @@ async function commit(
     reason: `${actor.name} approved the ${STEP_LABELS[snap.step]} step (signed): ${reason}`,
     at: now,
   });
-  const statement = buildDecisionStatement({ subject: { name: c.resourcesId, digest: c.digest }, payload, signature, chain: sealed, committedAt: now });
+  const statement = buildDecisionStatement({ action: "approval", subject: { name: c.resourcesId, digest: c.digest }, payload, signature, chain: sealed, committedAt: now });
   const envelope = signDecisionStatement(statement, key.privateKey, key.keyid);
   const row = await recordDecision(tx, actor, now, {
     action: "approve",

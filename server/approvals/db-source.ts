@@ -30,6 +30,7 @@ export const receiptSource: ReceiptSource = {
       chain: stored.chain,
       policy: stored.policy,
       currentVersions: stored.versions,
+      decisions: stored.decisions,
       lateEvidence: stored.lateEvidence,
     };
   },

@@ -11,6 +11,7 @@ import { ZJson } from "@/server/gate/digest";
 
 export const APPROVAL_PURPOSE = "lightgate.approval/v1";
 export const ROLLBACK_PURPOSE = "lightgate.rollback/v1";
+export const REJECTION_PURPOSE = "lightgate.rejection/v1";
 
 export const ZPointerMoveIntent = z.object({
   kind: z.enum(["canary", "approved_default"]),
@@ -18,6 +19,9 @@ export const ZPointerMoveIntent = z.object({
   to: ZResourceRef,
 });
 export type PointerMoveIntent = z.infer<typeof ZPointerMoveIntent>;
+
+/** Who signs, and the roles they hold for the agent. */
+const ZSigner = z.object({ kind: z.enum(["user", "service"]), id: z.string(), name: z.string(), roles: z.array(z.string()) });
 
 export const ZApprovalPayloadData = z.object({
   kind: z.literal("approval"),
@@ -34,10 +38,26 @@ export const ZApprovalPayloadData = z.object({
   checks: z.array(z.object({ id: z.number().int(), scope: z.string(), status: z.string(), computedAt: z.string().nullable(), versions: z.record(z.string(), ZJson) })),
   pointer: ZPointerMoveIntent,
   canaryBoundary: ZJson,
-  approver: z.object({ kind: z.enum(["user", "service"]), id: z.string(), name: z.string(), roles: z.array(z.string()) }),
+  approver: ZSigner,
   comment: z.string().max(2000),
 });
 export type ApprovalPayloadData = z.infer<typeof ZApprovalPayloadData>;
+
+/** A rejection names what the rejecter saw — the receipt head, the link decided on, the verdict — and why. */
+export const ZRejectionPayloadData = z.object({
+  kind: z.literal("rejection"),
+  agent: z.string().min(1),
+  candidateId: z.string().min(1),
+  candidate: ZResourceRef,
+  step: z.enum(["canary", "default"]),
+  decision: z.literal("reject"),
+  receiptDigest: ZDigest,
+  approves: ZDigest,
+  verdict: z.string(),
+  comment: z.string().min(3).max(2000),
+  approver: ZSigner,
+});
+export type RejectionPayloadData = z.infer<typeof ZRejectionPayloadData>;
 
 export const ZRollbackPayloadData = z.object({
   kind: z.literal("rollback"),
@@ -46,7 +66,7 @@ export const ZRollbackPayloadData = z.object({
   /** The receipt that justified the target when it was last the approved default (null: the tested exact parent). */
   targetReceipt: ZDigest.nullable(),
   reason: z.string().min(1).max(2000),
-  approver: z.object({ kind: z.enum(["user", "service"]), id: z.string(), name: z.string(), roles: z.array(z.string()) }),
+  approver: ZSigner,
 });
 export type RollbackPayloadData = z.infer<typeof ZRollbackPayloadData>;
 

@@ -35,13 +35,24 @@ export function approvalFinishRefusal(input: unknown): RefusalContext {
   };
 }
 
-export function rejectionRefusal(input: unknown): RefusalContext {
+export function rejectionBeginRefusal(input: unknown): RefusalContext {
+  return {
+    kind: "rejection",
+    phase: "begin",
+    action: "approval.reject.refused",
+    target: { type: "candidate", id: text(field(input, "candidateId")) },
+    request: { agent: text(field(input, "agent")), comment: text(field(input, "comment"), 500) },
+  };
+}
+
+export function rejectionFinishRefusal(input: unknown): RefusalContext {
+  const data = field(field(input, "payload"), "data");
   return {
     kind: "rejection",
     phase: "finish",
     action: "approval.reject.refused",
-    target: { type: "candidate", id: text(field(input, "candidateId")) },
-    request: { agent: text(field(input, "agent")), comment: text(field(input, "comment"), 500) },
+    target: { type: "candidate", id: text(field(data, "candidateId")) },
+    request: { agent: text(field(data, "agent")), receiptDigest: text(field(data, "receiptDigest")), comment: text(field(data, "comment"), 500), ...signedRequest(input) },
   };
 }
 

@@ -4,8 +4,8 @@
 // rollback necessary must not be able to stop it. Pointer history row with the reason, audit row, DSSE.
 import type { Actor } from "@/server/auth/actor";
 import { actorCan } from "@/server/auth/actor";
-import { beginBotSignature } from "@/server/auth/bot-keys";
-import { beginSignature, type SignedPayload } from "@/server/auth/signing";
+import type { SignedPayload } from "@/server/auth/signing";
+import { issueDecisionPayload } from "./issue";
 import { appendAudit, AUDIT_LOCK } from "@/server/audit/audit-log";
 import { movePointer, pointerLock, readPointer, type PointerKind } from "@/server/candidates/pointers";
 import type { Database, Db, Tx } from "@/server/db/client";
@@ -98,14 +98,8 @@ async function begin(database: Database, actor: Actor, input: BeginRollbackInput
     reason,
     approver: { kind: actor.kind, id: actor.id, name: actor.name, roles: actorRefFor(actor, input.agent).roles },
   };
-  const body = { purpose: ROLLBACK_PURPOSE, data };
   const now = opts.now ?? new Date();
-  if (actor.kind === "service") {
-    const { payload, digest, signingInput } = await beginBotSignature(database, actor, body, { now });
-    return { payload, digest, options: null, signingInput, data };
-  }
-  const { payload, digest, options: webauthn } = await beginSignature(database, actor, body, { now });
-  return { payload, digest, options: webauthn, signingInput: null, data };
+  return issueDecisionPayload(database, actor, { purpose: ROLLBACK_PURPOSE, data }, now);
 }
 
 export function finishRollback(database: Database, actor: Actor, input: FinishApprovalInput, opts: ApprovalOpts) {
@@ -138,7 +132,7 @@ async function finish(database: Database, actor: Actor, input: FinishApprovalInp
         reason: `rollback (signed) by ${actor.name}: ${data.reason}`,
         at: now,
       });
-      const statement = buildDecisionStatement({ subject: { name: target.ref.resourceId, digest: target.ref.digest }, payload: input.payload as SignedPayload, signature, chain: null, committedAt: now });
+      const statement = buildDecisionStatement({ action: "rollback", subject: { name: target.ref.resourceId, digest: target.ref.digest }, payload: input.payload as SignedPayload, signature, chain: null, committedAt: now });
       const envelope = signDecisionStatement(statement, key.privateKey, key.keyid);
       const row = await recordDecision(tx, actor, now, {
         action: "rollback",

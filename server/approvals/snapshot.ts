@@ -12,7 +12,6 @@ import { decisionOn } from "@/server/gate/receipt/approval";
 import type { ActorRef, ResourceRef } from "@/server/gate/receipt/refs";
 import { approvalTarget } from "@/server/gate/receipt/seal";
 import { receiptView, type Receipt } from "@/server/gate/receipt/view";
-import { excludedApprovers } from "./duties";
 import type { ReceiptSource, ReceiptState } from "./source";
 
 export type ApprovalSnapshot = {
@@ -33,13 +32,13 @@ export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candi
   if (!state) throw new DomainError("NOT_FOUND", `candidateId: no candidate ${candidateId}`, "candidateId");
   const { chain, candidate: c } = state;
   const receipt = receiptView(chain);
-  const report = evaluateGate({ receipt, policy: state.policy, currentVersions: state.currentVersions, now, lateEvidence: state.lateEvidence });
+  const report = evaluateGate({ receipt, policy: state.policy, currentVersions: state.currentVersions, now, decisions: state.decisions, lateEvidence: state.lateEvidence });
   const step = report.step;
   const target = approvalTarget(chain, step);
   const authority = receipt.stage1.approvers[step];
-  const decided = target ? (decisionOn(receipt.approvals, step, target, authority, receipt.stage1.declaredBy).decision?.decision ?? null) : null;
+  const decided = target ? (decisionOn(receipt.approvals, step, target, authority, receipt.stage1.declaredBy, state.decisions).decision?.decision ?? null) : null;
   const stale = report.freshness.stale.map((s) => ({ check: s.check, sentences: s.reasons.map((r) => r.sentence) }));
-  const excluded = await excludedApprovers(db, c, receipt.stage1);
+  const { excluded } = state.decisions; // separation of duties, as the source gathered it with the decisions
   const pointer = await readPointer(db, c.agent, STEP_POINTERS[step]);
   return {
     state,

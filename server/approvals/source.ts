@@ -4,6 +4,7 @@
 import type { Db, Tx } from "@/server/db/client";
 import type { GatePolicy } from "@/server/gate/policy";
 import type { LinkContent, SealedLink } from "@/server/gate/receipt/seal";
+import type { SignedDecisions } from "@/server/gate/receipt/signed-decisions";
 import type { LateEvidence } from "@/server/gate/freshness";
 import type { VersionSet } from "@/server/gate/versions";
 
@@ -18,10 +19,14 @@ export type CandidateFacts = {
   trainingRunId: string | null;
 };
 
-export type ReceiptState = { candidate: CandidateFacts; chain: SealedLink[]; policy: GatePolicy; currentVersions: VersionSet; lateEvidence?: readonly LateEvidence[] };
+/**
+ * `decisions`: the signed decisions behind the chain's approval links (server/receipts/decision-signatures.ts);
+ * `lateEvidence`: admitted rollouts that changed after stage 2 was sealed.
+ */
+export type ReceiptState = { candidate: CandidateFacts; chain: SealedLink[]; policy: GatePolicy; currentVersions: VersionSet; decisions: SignedDecisions; lateEvidence?: readonly LateEvidence[] };
 
 export type ReceiptSource = {
-  /** The candidate, its sealed chain, the promotion policy and the versions in force now; null if unknown. */
+  /** The candidate, its sealed chain, the policy, the versions in force now and its signed decisions; null if unknown. */
   load(db: Db | Tx, candidateId: string): Promise<ReceiptState | null>;
   /** Seals an approval link onto the stored chain inside `tx` (which holds the candidate's receipt lock). */
   sealApproval(tx: Tx, candidateId: string, content: LinkContent<"approval">, sealedAt: string): Promise<SealedLink>;

@@ -1,6 +1,6 @@
 // A signed decision as an in-toto Statement v1 in a DSSE envelope (signed by the server key): the approver's
-// own signature record and the exact payload they signed, and — for approvals — the sealed receipt chain up
-// to and including the approval link. Verifiable offline: every digest, the link's binding to the payload,
+// own signature record and the exact payload they signed, and — for approvals and rejections — the sealed
+// receipt chain up to and including the decision's link. Verifiable offline: every digest, the link's binding to the payload,
 // the approver's passkey/Ed25519 signature, and the server's envelope signature.
 import type { KeyObject } from "node:crypto";
 import { z } from "zod";
@@ -13,7 +13,7 @@ import { ZSealedLink, verifyChain, type SealedLink } from "@/server/gate/receipt
 import { ZApproval } from "@/server/gate/receipt/approval";
 import type { SignedPayload } from "@/server/auth/signing";
 import { verifySignatureOffline, type SignatureRecord } from "@/server/auth/verify-offline";
-import { ZApprovalPayloadData, ZRollbackPayloadData } from "./payload";
+import { ZApprovalPayloadData, ZRejectionPayloadData, ZRollbackPayloadData } from "./payload";
 
 export const DECISION_PREDICATE_TYPE = "https://lightgate.dev/attestations/signed-decision/v1";
 
@@ -32,10 +32,10 @@ export const ZDecisionStatement = z.object({
   subject: z.array(z.object({ name: z.string().min(1), digest: z.record(z.string(), z.string()) })).min(1),
   predicateType: z.literal(DECISION_PREDICATE_TYPE),
   predicate: z.object({
-    action: z.enum(["approval", "rollback"]),
+    action: z.enum(["approval", "rejection", "rollback"]),
     payload: ZSigned,
     signature: z.record(z.string(), ZJson),
-    /** Approvals: the sealed chain through the approval link, and that link's digest. */
+    /** Approvals and rejections: the sealed chain through the decision's link, and that link's digest. */
     chain: z.array(ZSealedLink).nullable(),
     head: ZDigest.nullable(),
     committedAt: z.iso.datetime(),
@@ -44,13 +44,14 @@ export const ZDecisionStatement = z.object({
 export type DecisionStatement = z.infer<typeof ZDecisionStatement>;
 
 export function buildDecisionStatement(input: {
+  action: DecisionStatement["predicate"]["action"];
   subject: { name: string; digest: string };
   payload: SignedPayload;
   signature: SignatureRecord;
   chain: readonly SealedLink[] | null;
   committedAt: Date;
 }): DecisionStatement {
-  const action = input.chain ? "approval" : "rollback";
+  const { action } = input;
   return {
     _type: IN_TOTO_STATEMENT_TYPE,
     subject: [{ name: input.subject.name, digest: { sha256: digestHex(input.subject.digest as `sha256:${string}`) } }],
@@ -99,7 +100,7 @@ export async function verifyDecisionStatement(envelope: unknown, trustedKeys: re
   const { payload, action } = statement.predicate;
   checks.push({ name: "statement", ok: true, detail: `in-toto Statement v1, ${action} signed by ${payload.signer.name} (${payload.signer.id})` });
 
-  if (action === "approval") checks.push(...approvalBinding(statement));
+  if (action !== "rollback") checks.push(...decisionBinding(statement));
   else {
     const data = ZRollbackPayloadData.safeParse(payload.data);
     const subjectOk = data.success && statement.subject[0]!.digest.sha256 === digestHex(data.data.pointer.to.digest as `sha256:${string}`);
@@ -111,10 +112,11 @@ export async function verifyDecisionStatement(envelope: unknown, trustedKeys: re
   return done(statement);
 }
 
-function approvalBinding(statement: DecisionStatement): ReceiptCheck[] {
-  const { payload, chain, head } = statement.predicate;
+/** An approval or a rejection: its chain verifies and ends in the decision's link, bound to what was signed. */
+function decisionBinding(statement: DecisionStatement): ReceiptCheck[] {
+  const { payload, chain, head, action } = statement.predicate;
   const out: ReceiptCheck[] = [];
-  if (!chain || !head) return [{ name: "sealed chain", ok: false, detail: "an approval carries its receipt chain" }];
+  if (!chain || !head) return [{ name: "sealed chain", ok: false, detail: `an ${action} carries its receipt chain` }];
   const sealed = verifyChain(chain, { expectedHead: head });
   out.push({
     name: "sealed chain",
@@ -122,11 +124,11 @@ function approvalBinding(statement: DecisionStatement): ReceiptCheck[] {
     detail: sealed.ok ? `${chain.length} links (${chain.map((l) => l.kind).join(" → ")}), every digest recomputed` : sealed.problems.map((p) => `link ${p.index}: ${p.problem}`).join("; "),
   });
   if (!sealed.ok) return out;
-  const data = ZApprovalPayloadData.safeParse(payload.data);
+  const data = (action === "approval" ? ZApprovalPayloadData : ZRejectionPayloadData).safeParse(payload.data);
   const link = chain.at(-1)!;
   const content = ZApproval.safeParse(link.content);
   if (!data.success || link.kind !== "approval" || !content.success) {
-    out.push({ name: "approval link", ok: false, detail: "the chain does not end in an approval link for a signed approval payload" });
+    out.push({ name: "decision link", ok: false, detail: `the chain does not end in a decision link for a signed ${action} payload` });
     return out;
   }
   const d = data.data;
@@ -136,9 +138,10 @@ function approvalBinding(statement: DecisionStatement): ReceiptCheck[] {
   if (c.approves !== d.approves) problems.push("decides on another link than the signed one");
   if (c.step !== d.step || c.decision !== d.decision) problems.push("step or decision differs from the signed payload");
   if (c.actor.id !== payload.signer.id) problems.push("names another actor than the signer");
-  out.push({ name: "approval link", ok: problems.length === 0, detail: problems.length ? problems.join("; ") : `${c.step} step ${c.decision}d by ${c.actor.id}, bound to receipt ${d.receiptDigest}` });
+  if (d.comment !== c.comment) problems.push("its comment differs from the signed one");
+  out.push({ name: "decision link", ok: problems.length === 0, detail: problems.length ? problems.join("; ") : `${c.step} step ${c.decision === "approve" ? "approved" : "rejected"} by ${c.actor.id}, bound to receipt ${d.receiptDigest}` });
   const subject = statement.subject[0]!;
   const subjectOk = subject.digest.sha256 === digestHex(d.candidate.digest as `sha256:${string}`);
-  out.push({ name: "subject", ok: subjectOk, detail: subjectOk ? `${subject.name} sha256:${subject.digest.sha256}` : "the subject is not the approved candidate" });
+  out.push({ name: "subject", ok: subjectOk, detail: subjectOk ? `${subject.name} sha256:${subject.digest.sha256}` : `the subject is not the candidate the ${action} decided on` });
   return out;
 }

@@ -108,7 +108,8 @@ export async function finishPasskeyRegistration(
         actor,
         action: "passkey.register",
         target: { type: "passkey", id: row.id },
-        after: { userId: actor.id, name, credentialId: credential.id, deviceType: credentialDeviceType, backedUp: credentialBackedUp, aaguid },
+        // The public key too: a decision signed with this passkey still verifies against its registration after it is removed.
+        after: { userId: actor.id, name, credentialId: credential.id, publicKey: row.publicKey, deviceType: credentialDeviceType, backedUp: credentialBackedUp, aaguid },
       });
       return { id: row.id, name: row.name, createdAt: row.createdAt, lastUsedAt: null, deviceType: row.deviceType, backedUp: row.backedUp };
     },

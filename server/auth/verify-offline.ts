@@ -52,3 +52,13 @@ export async function verifySignatureOffline(record: SignatureRecord, payload: S
     return { ok: false, reason: `the passkey signature does not verify (${(e as Error).message})` };
   }
 }
+
+/** The same for a record and payload read back from a file or a database row (any shape): never throws. */
+export async function verifyStoredSignature(record: unknown, payload: unknown): Promise<OfflineVerdict> {
+  if (!record || typeof record !== "object" || !payload || typeof payload !== "object") return { ok: false, reason: "no signature record and payload to check" };
+  try {
+    return await verifySignatureOffline(record as SignatureRecord, payload as SignedPayload);
+  } catch (e) {
+    return { ok: false, reason: `unreadable signature record (${(e as Error).message})` };
+  }
+}

@@ -2,23 +2,16 @@
 // snake_case. Exact ids only (a moving name such as `latest`, `head` or a version range is refused naming
 // the field); the server resolves every digest itself (server/gate-api/declare.ts).
 import { z } from "zod";
-import { movingNameIn, ZDigest, ZJson } from "@/server/gate/digest";
+import { ZDigest, ZJson } from "@/server/gate/digest";
+import { ZExactName } from "@/server/gate/receipt/exact-names";
 import { authoritySchema, ZRole } from "@/server/gate/receipt/refs";
 
 const INT32 = 2 ** 31 - 1;
 const ZName = z.string().min(1).max(200);
 const ZNames = (max: number) => z.array(ZName).max(max);
 
-/** One exact artifact: no moving name anywhere in it. */
-export const ZExact = (max = 512) =>
-  z
-    .string()
-    .min(1)
-    .max(max)
-    .superRefine((id, ctx) => {
-      const moving = movingNameIn(id);
-      if (moving) ctx.addIssue({ code: "custom", message: `must name one exact artifact, not the moving name "${moving.slice(0, 100)}"` });
-    });
+/** One exact artifact: no moving name anywhere in it (the gate core's one rule), at most `max` characters. */
+export const ZExact = (max = 512) => ZExactName(max);
 
 const ZDatasetId = z.string().regex(/^gds-[0-9a-f]{16}$/, "must be a published dataset id (gds-<16 hex>, from POST /v1/gate/datasets)");
 
@@ -62,7 +55,7 @@ export const ZDeclareReceipt = z.strictObject({
     }),
   held_out_dataset: ZDatasetId,
   canary_dataset: ZDatasetId,
-  evaluator: z.strictObject({ id: ZName, version: ZExact(100) }),
+  evaluator: z.strictObject({ id: ZExact(200), version: ZExact(100) }),
   algorithm: z.strictObject({ name: ZName, config: ZConfig }),
   code_revision: z.string().regex(/^[0-9a-f]{7,64}$/, "must be a commit hash (7–64 lowercase hex)"),
   scope: z.strictObject({ tasks: ZNames(1000).min(1), tools: ZNames(1000), destinations: ZNames(1000) }),

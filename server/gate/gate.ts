@@ -4,12 +4,17 @@ import type { CheckResult } from "./checks/types";
 import { deriveEvidence, type GateEvidence } from "./evidence/derive";
 import { isFresh, type Freshness, type LateEvidence } from "./freshness";
 import type { GatePolicy } from "./policy";
+import type { SignedDecisions } from "./receipt/signed-decisions";
 import type { Receipt } from "./receipt/view";
 import { decideVerdict, type VerdictDecision } from "./verdict";
 import type { VersionSet } from "./versions";
 
-/** `lateEvidence`: admitted rollouts that changed in the store after stage 2 was sealed (checks 2 and 3 go stale). */
-export type GateInput = { receipt: Receipt; policy: GatePolicy; currentVersions: VersionSet; now: Date; lateEvidence?: readonly LateEvidence[] };
+/**
+ * `decisions`: the signed decisions stored with the receipt's approval links and what the database edge
+ * established about them (server/receipts/decision-signatures.ts); check 7 counts only verified ones.
+ * `lateEvidence`: admitted rollouts that changed in the store after stage 2 was sealed (checks 2 and 3 go stale).
+ */
+export type GateInput = { receipt: Receipt; policy: GatePolicy; currentVersions: VersionSet; now: Date; decisions: SignedDecisions; lateEvidence?: readonly LateEvidence[] };
 
 export type GateReport = VerdictDecision & {
   evaluatedAt: string;
@@ -20,11 +25,11 @@ export type GateReport = VerdictDecision & {
   evidence: GateEvidence;
 };
 
-export function evaluateGate({ receipt, policy, currentVersions, now, lateEvidence = [] }: GateInput): GateReport {
+export function evaluateGate({ receipt, policy, currentVersions, now, decisions, lateEvidence = [] }: GateInput): GateReport {
   const evidence = deriveEvidence(receipt, policy);
   const freshness = isFresh(receipt, currentVersions, now, policy, lateEvidence);
-  const checks = applyFreshness(runChecks(receipt, evidence, policy, now), freshness.stale, "admission");
-  const stageChecks = runCanaryStageChecks(receipt, evidence, policy);
+  const checks = applyFreshness(runChecks({ receipt, evidence, policy, now, decisions }), freshness.stale, "admission");
+  const stageChecks = runCanaryStageChecks({ receipt, evidence, policy, now, decisions });
   const canaryStageChecks = stageChecks && applyFreshness(stageChecks, freshness.stale, "canary-stage");
   return {
     ...decideVerdict(checks, canaryStageChecks),

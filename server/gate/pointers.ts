@@ -2,7 +2,8 @@
 // `approved default` moves only through a passing, fresh, approved receipt, or back to an earlier approved
 // default. Pure rules here; the records and their append-only history live in the database.
 import { hasScope } from "@/lib/auth/scopes";
-import { movingNameIn, type Digest } from "./digest";
+import type { Digest } from "./digest";
+import { movingNameIn } from "./receipt/exact-names";
 import { candidateIdentity } from "./evidence/derive";
 import { evaluateGate, type GateInput, type GateReport } from "./gate";
 import { decisionOn } from "./receipt/approval";
@@ -83,8 +84,8 @@ export function decideDefaultMove(
   }
   if (current && candidate && current.digest === candidate.digest) reasons.push(`${candidate.resourceId} already is the approved default`);
   const { stage1 } = receipt;
-  const { decision } = decisionOn(receipt.approvals, "default", receipt.canaryStageDigest, stage1.approvers.default, stage1.declaredBy);
-  if (decision?.decision !== "approve") reasons.push("no authorized approval of the default step is recorded");
+  const { decision } = decisionOn(receipt.approvals, "default", receipt.canaryStageDigest, stage1.approvers.default, stage1.declaredBy, input.decisions);
+  if (decision?.decision !== "approve") reasons.push("no verified, signed, authorized approval of the default step is recorded");
   if (reasons.length || !candidate || !decision) return { allowed: false, reasons, report };
 
   const move: PointerMove = {

@@ -44,6 +44,7 @@ export async function moveApprovedDefault(tx: Tx, input: { candidateId: string; 
     receiptHead: head,
     policy: stored.policy,
     currentVersions: stored.versions,
+    decisions: stored.decisions,
     lateEvidence: stored.lateEvidence,
     now,
     pointers: { agent: candidate.agent, latestCandidate: ref(latest), approvedDefault: approved && { ...ref(approved)!, receiptDigest: (approved.receiptDigest ?? head) as Digest } },

@@ -1,16 +1,19 @@
 // The four-candidate reference through the store: registries and the lineage root, then for each candidate
 // its rollouts/attempts/spans written into the store, registration, stage 1, stage 2 built from the store's
-// rollups, stage 3 and the recorded canary approval — then the gate. Verdicts come out of the checks.
+// rollups and stage 3 — then the gate. A candidate whose verdict then waits for an approval (A) gets one the
+// way the dashboard makes it: a real person with the canary approver role signs it with a registered passkey
+// (reference-approver.ts). Verdicts come out of the checks.
 import type { Database } from "@/server/db/client";
+import { DomainError } from "@/server/errors";
 import type { AuditActor } from "@/server/audit/audit-log";
 import { digestOf } from "@/server/digest";
 import { registerCandidate } from "@/server/candidates/register";
 import { readPointer } from "@/server/candidates/pointers";
-import { AGENT, CANARY_APPROVER, DESTINATION, EVALUATOR, EVALUATOR_BODY, PARENT, POLICY, T0, TOOLS, VERSIONS, stage1For } from "@/server/gate/reference/common";
-import { REFERENCE_NOW, REFERENCE_ORDER, referenceSummary, type ReferenceSummary } from "@/server/gate/reference/four-candidates";
+import { AGENT, DESTINATION, EVALUATOR, EVALUATOR_BODY, PARENT, POLICY, T0, TOOLS, VERSIONS, stage1For } from "@/server/gate/reference/common";
+import { REFERENCE_APPROVAL_COMMENT, REFERENCE_NOW, REFERENCE_ORDER, referenceSummary, type ReferenceSummary } from "@/server/gate/reference/four-candidates";
 import { rawCandidate, REFERENCE_SPECS, type ReferenceName } from "@/server/gate/reference/raw-evidence";
-import { approvalTarget } from "@/server/gate/receipt/seal";
-import { loadChain, openReceipt, sealLink } from "./links";
+import { openReceipt, sealLink } from "./links";
+import { referenceApprover, signCanaryApproval, type ReferenceSigner } from "./reference-approver";
 import { gateReport } from "./report";
 import { listRegistry, publishRegistryEntry, type PublishInput } from "./registries";
 import { stage2FromStore } from "./rollups";
@@ -55,8 +58,24 @@ async function seedReferenceWorld(database: Database, actor: AuditActor) {
 export type SeededCandidate = { name: ReferenceName; candidateId: string };
 
 /**
- * Seeds the reference into `database`. Every candidate gets its recorded canary approval unless named in
- * `withoutApproval`. Candidates already present are left as they are.
+ * Signs the canary step the dashboard's way when the verdict waits for it. The signer is made on first need and
+ * returned for the next candidate; a refusal (say the approver's role was revoked here) leaves it waiting.
+ */
+async function approveIfWaiting(database: Database, signer: ReferenceSigner | null | undefined, name: ReferenceName, candidateId: string, at: Date) {
+  if ((await gateReport(database, candidateId, at)).report?.verdict !== "READY FOR APPROVAL") return signer;
+  const held = signer === undefined ? await referenceApprover(database, REFERENCE_POLICY_OWNER) : signer;
+  if (!held) return held;
+  await signCanaryApproval(database, held, candidateId, REFERENCE_APPROVAL_COMMENT, at).catch((e: unknown) => {
+    if (!(e instanceof DomainError)) throw e;
+    console.warn(`reference: ${name}'s canary approval was refused (${e.message}); it stays READY FOR APPROVAL`);
+  });
+  return held;
+}
+
+/**
+ * Seeds the reference into `database`. A candidate whose verdict waits for the canary approval gets it, signed
+ * by the fixture's approver, unless named in `withoutApproval`; the others' checks fail before approval could
+ * count. Candidates already present are left as they are.
  */
 export async function seedReferenceDemo(
   database: Database,
@@ -66,6 +85,7 @@ export async function seedReferenceDemo(
   // Seal times keep the fixture's spacing but end just before `now`, so evidence ages count from there.
   const at = (hoursAfterT0: number) => new Date((opts.now ?? REFERENCE_NOW).getTime() - (9 - hoursAfterT0) * 3600_000).toISOString();
   const seeded: SeededCandidate[] = [];
+  let signer: ReferenceSigner | null | undefined;
   for (const [i, name] of REFERENCE_ORDER.entries()) {
     if (opts.only && !opts.only.includes(name)) continue;
     const raw = rawCandidate(REFERENCE_SPECS[name]);
@@ -84,12 +104,7 @@ export async function seedReferenceDemo(
     const { resolution, lockedGate, canary, rollbackTest } = raw;
     const computedAt = at(7);
     await sealLink(database, candidate.id, "stage3", { resolution, lockedGate, canary, rollbackTest, computedAt, versions }, { sealedAt: computedAt });
-    if (!opts.withoutApproval?.includes(name)) {
-      const approvedAt = at(8);
-      const approves = approvalTarget(await loadChain(database.db, candidate.id), "canary")!;
-      const approval = { step: "canary" as const, decision: "approve" as const, actor: CANARY_APPROVER, approves, at: approvedAt, comment: "Canary boundary and rollback reviewed." };
-      await sealLink(database, candidate.id, "approval", approval, { sealedAt: approvedAt });
-    }
+    if (!opts.withoutApproval?.includes(name)) signer = await approveIfWaiting(database, signer, name, candidate.id, new Date(at(8)));
     seeded.push({ name, candidateId: candidate.id });
   }
   return seeded;

@@ -9,6 +9,7 @@ import { canonicalJson, digestOf, type Digest } from "@/server/digest";
 import { DomainError } from "@/server/errors";
 import { ZJson } from "@/server/gate/digest";
 import { DEFAULT_GATE_POLICY, ZGatePolicy, type GatePolicy } from "@/server/gate/policy";
+import { movingNameIn, movingNameMessage } from "@/server/gate/receipt/exact-names";
 import { ZExpectedEvidence } from "@/server/gate/receipt/stage1";
 
 export const REGISTRY_KINDS = [
@@ -53,6 +54,17 @@ export type RegistryRecord = {
 type Row = Omit<RegistryRecord, "kind" | "digest" | "body"> & { kind: string; digest: string; body: string };
 const toRecord = (r: Row): RegistryRecord => ({ ...r, kind: r.kind as RegistryKind, digest: r.digest as Digest, body: JSON.parse(r.body) as unknown });
 
+// Kinds a receipt pins by `name@version` (versions.ts): their names, like every version, must be exact.
+const PINNED_BY_NAME: ReadonlySet<RegistryKind> = new Set(["evaluator", "task_distribution", "model_server"]);
+
+/** A moving name in what publishing would pin — the version always, the name where it is part of the pin — or null. */
+export function registryPinProblem(input: { kind: RegistryKind; name: string; version?: string }): { field: "name" | "version"; message: string } | null {
+  const version = input.version === undefined ? null : movingNameIn(input.version);
+  if (version) return { field: "version", message: movingNameMessage(version) };
+  const name = PINNED_BY_NAME.has(input.kind) ? movingNameIn(input.name) : null;
+  return name ? { field: "name", message: movingNameMessage(name) } : null;
+}
+
 export type PublishInput = { kind: RegistryKind; name: string; agent: string; version?: string; body: unknown; actor: AuditActor };
 
 /** Publishes a new version of a registry record. The caller has checked `policy:write` for the agent. */
@@ -64,6 +76,8 @@ export async function publishRegistryEntry(database: Database, input: PublishInp
     throw new DomainError("BAD_REQUEST", `${field}: ${issue.message}`, field);
   }
   if (!input.name.trim()) throw new DomainError("BAD_REQUEST", "name: must not be empty", "name");
+  const moving = registryPinProblem(input);
+  if (moving) throw new DomainError("BAD_REQUEST", `${moving.field}: ${moving.message}`, moving.field);
   const body = canonicalJson(parsed.data);
   const { kind, name, agent } = input;
   return database.transaction(

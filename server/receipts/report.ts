@@ -7,8 +7,10 @@ import { DomainError } from "@/server/errors";
 import { evaluateGate, type GateReport } from "@/server/gate/gate";
 import type { GatePolicy } from "@/server/gate/policy";
 import type { ChainVerification, SealedLink } from "@/server/gate/receipt/seal";
+import { NO_SIGNED_DECISIONS, type SignedDecisions } from "@/server/gate/receipt/signed-decisions";
 import type { Receipt } from "@/server/gate/receipt/view";
 import type { VersionSet } from "@/server/gate/versions";
+import { signedDecisionsFor } from "./decision-signatures";
 import type { LateEvidence } from "@/server/gate/freshness";
 import { lateEvidenceOf } from "./late-evidence";
 import { loadReceipt } from "./links";
@@ -25,6 +27,8 @@ export type StoredGateReport = {
   receipt: Receipt | null;
   policy: GatePolicy;
   versions: VersionSet;
+  /** The signed decisions behind the receipt's approval links, as check 7 reads them. */
+  decisions: SignedDecisions;
   /** Admitted rollouts that changed after stage 2 was sealed (checks 2 and 3 are stale on them). */
   lateEvidence: LateEvidence[];
   /** Null when the receipt has no stages yet or fails verification (a broken receipt is never judged). */
@@ -38,7 +42,8 @@ export async function gateReport(database: Database | { db: Db | Tx }, candidate
   const loaded = await loadReceipt(database, candidateId);
   const policy = await currentPolicy(database.db, candidate.agent);
   const versions = await currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as Digest });
+  const decisions = loaded.receipt ? await signedDecisionsFor(database.db, candidate, loaded.receipt) : NO_SIGNED_DECISIONS;
   const lateEvidence = await lateEvidenceOf(database.db, loaded.receipt?.stage2);
-  const report = loaded.receipt ? evaluateGate({ receipt: loaded.receipt, policy, currentVersions: versions, now, lateEvidence }) : null;
-  return { candidate, ...loaded, policy, versions, lateEvidence, report };
+  const report = loaded.receipt ? evaluateGate({ receipt: loaded.receipt, policy, currentVersions: versions, now, decisions, lateEvidence }) : null;
+  return { candidate, ...loaded, policy, versions, decisions, lateEvidence, report };
 }

@@ -1,5 +1,7 @@
-// Reference candidates for approval tests, held in memory (the DB-backed path has its own test): the spec's candidate A (READY FOR APPROVAL), its sealed receipt,
-// the versions in force (which a test may bump, like a policy owner would), and a passkey-holding approver.
+// Reference candidates for approval tests, their chains held in memory (the DB-backed path has its own test): the
+// spec's candidate A (READY FOR APPROVAL), its sealed receipt, the versions in force (which a test may bump, like
+// a policy owner would), and a passkey-holding approver. The signed decisions behind the approval links are read
+// from the real database by the same edge the product uses (server/receipts/decision-signatures.ts).
 import type { Authority } from "@/server/gate/receipt/refs";
 import { AGENT, PARENT, POLICY, VERSIONS } from "@/server/gate/reference/common";
 import { REFERENCE_NOW, sealReference } from "@/server/gate/reference/four-candidates";
@@ -8,13 +10,16 @@ import { sealStage, type SealedLink } from "@/server/gate/receipt/seal";
 import { receiptView } from "@/server/gate/receipt/view";
 import type { VersionSet } from "@/server/gate/versions";
 import type { ReceiptSource, ReceiptState } from "@/server/approvals/source";
+import { signedDecisionsFor } from "@/server/receipts/decision-signatures";
+import { evaluateGate, type GateReport } from "@/server/gate/gate";
+import { newId } from "@/server/digest";
 import { beginPasskeyRegistration, finishPasskeyRegistration } from "@/server/auth/passkeys";
 import { publicOrigin } from "@/server/auth/origin";
 import { makeActor, type Actor } from "@/server/auth/actor";
 import type { Database } from "@/server/db/client";
 import type { RoleGrant } from "@/lib/auth/scopes";
 import { makePerson } from "./auth";
-import { SoftAuthenticator } from "./soft-authenticator";
+import { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
 export { AGENT, PARENT, REFERENCE_NOW };
 
@@ -28,34 +33,41 @@ export type ReferenceWorld = {
   /** A policy owner publishes a new evaluator version: every receipt judged on the old one goes stale. */
   bumpEvaluator(): void;
   versions(): VersionSet;
+  /** The gate on a candidate's receipt now, with its signed decisions as stored in `db`. */
+  judge(db: Database["db"], candidateId: string, now: Date): Promise<GateReport>;
 };
 
+type HeldReceipt = Omit<ReceiptState, "decisions">;
+
 export function referenceWorld(): ReferenceWorld {
-  const receipts = new Map<string, ReceiptState>();
+  const receipts = new Map<string, HeldReceipt>();
   let versions: VersionSet = VERSIONS;
-  let n = 0;
-  return {
-    source: {
-      async load(_db, id) {
-        const s = receipts.get(id);
-        return s ? { ...s, chain: [...s.chain], currentVersions: versions } : null;
-      },
-      async sealApproval(_tx, id, content, sealedAt) {
-        const { chain } = receipts.get(id)!;
-        const link = sealStage(chain, "approval", content, sealedAt);
-        chain.push(link);
-        return link;
-      },
-      async listCandidateIds() {
-        return [...receipts.keys()].reverse();
-      },
+  const source: ReceiptSource = {
+    async load(db, id) {
+      const s = receipts.get(id);
+      if (!s) return null;
+      const decisions = await signedDecisionsFor(db, s.candidate, receiptView(s.chain));
+      return { ...s, chain: [...s.chain], currentVersions: versions, decisions };
     },
+    async sealApproval(_tx, id, content, sealedAt) {
+      const { chain } = receipts.get(id)!;
+      const link = sealStage(chain, "approval", content, sealedAt);
+      chain.push(link);
+      return link;
+    },
+    async listCandidateIds() {
+      return [...receipts.keys()].reverse();
+    },
+  };
+  return {
+    source,
     add(name, patch = {}) {
       const raw = rawCandidate(REFERENCE_SPECS[name]);
       if (patch.declaredBy) raw.stage1 = { ...raw.stage1, declaredBy: patch.declaredBy };
       if (patch.canaryApprovers) raw.stage1 = { ...raw.stage1, approvers: { ...raw.stage1.approvers, canary: patch.canaryApprovers } };
-      const chain = sealReference(raw, { approve: false });
-      const id = `cand-${name}-${++n}`;
+      const chain = sealReference(raw);
+      // Unique per world: the decisions behind its links live in a database other tests share.
+      const id = newId(`cand-${name}`);
       receipts.set(id, {
         candidate: {
           id,
@@ -83,6 +95,10 @@ export function referenceWorld(): ReferenceWorld {
       versions = { ...versions, evaluator: `${versions.evaluator}+1` };
     },
     versions: () => versions,
+    async judge(db, id, now) {
+      const state = (await source.load(db, id))!;
+      return evaluateGate({ receipt: receiptView(state.chain), policy: state.policy, currentVersions: state.currentVersions, now, decisions: state.decisions });
+    },
   };
 }
 

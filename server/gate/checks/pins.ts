@@ -1,6 +1,8 @@
 // Check 1: resource, exact parent, dataset snapshots and evaluator are pinned by digest and all resolve.
-import { movingNameIn, type Digest, type JsonObject } from "../digest";
+import type { Digest, JsonObject } from "../digest";
+import { movingNameIn } from "../receipt/exact-names";
 import { PIN_NAMES, type PinName } from "../receipt/stage3";
+import type { Receipt } from "../receipt/view";
 import { fail, pass, unavailable, type CheckInput, type CheckOutcome } from "./types";
 
 type PinState = "resolved" | "unpinned" | "unchecked" | "unresolvable" | "mismatch";
@@ -12,10 +14,36 @@ const LABEL: Record<PinName, string> = {
   evaluator: "evaluator",
 };
 
+/** Every name the receipt pins an artifact by, with what it is: a moving one anywhere is no pin. */
+function pinnedNames(receipt: Receipt): [string, string][] {
+  const { stage1: s1, stage3 } = receipt;
+  const gate = stage3?.lockedGate;
+  const names: [string, string | undefined][] = [
+    ["candidate", s1.candidate.resourceId],
+    ["parent", s1.parent.resourceId],
+    ["training snapshot", s1.data.training.id],
+    ["held-out snapshot", s1.data.heldOut.id],
+    ["canary task set", s1.data.canary?.id],
+    ["evaluator", s1.evaluator.id],
+    ["evaluator version", s1.evaluator.version],
+    ["locked gate's evaluator", gate && `${gate.evaluator.id}@${gate.evaluator.version}`],
+    ["locked gate's snapshot", gate?.dataset.id],
+    ["locked gate's candidate", gate?.candidate.resource.resourceId],
+    ["locked gate's parent", gate?.parent.resource.resourceId],
+  ];
+  return names.filter((n): n is [string, string] => n[1] !== undefined);
+}
+
 export function checkPins({ receipt, evidence }: CheckInput): CheckOutcome {
   const s1 = receipt.stage1;
-  const moving = movingNameIn(s1.parent.resourceId);
-  if (moving) return fail(`The parent is named "${s1.parent.resourceId}", a moving name, not one exact artifact.`, { parent: s1.parent.resourceId });
+  const moving = pinnedNames(receipt).flatMap(([what, name]) => {
+    const word = movingNameIn(name);
+    return word ? [{ what, name, moving: word }] : [];
+  });
+  if (moving.length) {
+    const list = moving.map((m) => `the ${m.what} is named "${m.name}" (moving name "${m.moving}")`).join("; ");
+    return fail(`Not every pin names one exact artifact: ${list}.`, { movingNames: moving });
+  }
   if (evidence.candidate.conflict) return fail(`The candidate's identity is inconsistent: ${evidence.candidate.conflict}.`, { conflict: evidence.candidate.conflict });
 
   const declared: Record<PinName, { id: string; digest: Digest | undefined }> = {

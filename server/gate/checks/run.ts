@@ -1,7 +1,5 @@
 // Runs the seven checks and stamps each result with the versions and time of the evidence behind it.
-import type { GateEvidence } from "../evidence/derive";
 import { recordedFor, type CheckScope, type StaleCheck } from "../freshness";
-import type { GatePolicy } from "../policy";
 import type { Receipt } from "../receipt/view";
 import { CHECK_IDS, CHECK_INPUTS, pickVersions, type CheckId } from "../versions";
 import { checkBeatsParent } from "./beats-parent";
@@ -35,13 +33,12 @@ function stamp(id: CheckId, outcome: CheckOutcome, receipt: Receipt, scope: Chec
 }
 
 /** The seven admission checks, in order. */
-export function runChecks(receipt: Receipt, evidence: GateEvidence, policy: GatePolicy, now: Date): CheckResult[] {
-  const input: CheckInput = { receipt, evidence, policy, now };
-  return CHECK_IDS.map((id) => stamp(id, CHECKS[id](input), receipt, "admission"));
+export function runChecks(input: CheckInput): CheckResult[] {
+  return CHECK_IDS.map((id) => stamp(id, CHECKS[id](input), input.receipt, "admission"));
 }
 
 /** Checks 6 and 7 re-judged on the canary stage's own receipt (default step), or null before that stage. */
-export function runCanaryStageChecks(receipt: Receipt, evidence: GateEvidence, policy: GatePolicy): CheckResult[] | null {
+export function runCanaryStageChecks({ receipt, evidence, policy, decisions }: CheckInput): CheckResult[] | null {
   if (!receipt.canaryStage || !evidence.canaryStage) return null;
   const { canaryStage } = receipt;
   const canary = judgeCanary(evidence.canaryStage, policy.weakEvidence.minConfidence, canaryStage.versions.modelServer);
@@ -54,6 +51,7 @@ export function runCanaryStageChecks(receipt: Receipt, evidence: GateEvidence, p
     target: receipt.canaryStageDigest,
     authority: receipt.stage1.approvers.default,
     declaredBy: receipt.stage1.declaredBy,
+    decisions,
   });
   return [stamp(6, canary, receipt, "canary-stage"), stamp(7, rollback, receipt, "canary-stage")];
 }

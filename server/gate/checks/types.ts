@@ -3,6 +3,7 @@
 import type { JsonObject } from "../digest";
 import type { GateEvidence } from "../evidence/derive";
 import type { GatePolicy } from "../policy";
+import type { SignedDecisions } from "../receipt/signed-decisions";
 import type { Receipt } from "../receipt/view";
 import type { CheckId, VersionKey, VersionSet } from "../versions";
 
@@ -32,7 +33,7 @@ export type CheckResult = Omit<CheckOutcome, "status"> & {
   stale?: { was: DecidedStatus; reasons: StaleReason[] };
 };
 
-export type CheckInput = { receipt: Receipt; evidence: GateEvidence; policy: GatePolicy; now: Date };
+export type CheckInput = { receipt: Receipt; evidence: GateEvidence; policy: GatePolicy; now: Date; decisions: SignedDecisions };
 
 export const CHECK_TITLES: Record<CheckId, string> = {
   1: "Resource, parent, snapshots and evaluator pinned",

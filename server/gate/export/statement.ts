@@ -7,6 +7,7 @@ import { candidateIdentity } from "../evidence/derive";
 import type { GateReport } from "../gate";
 import { ZGatePolicy, type GatePolicy } from "../policy";
 import { ZSealedLink, type SealedLink } from "../receipt/seal";
+import { ZSignedDecisions, type SignedDecisions } from "../receipt/signed-decisions";
 import { receiptView } from "../receipt/view";
 import { VERDICTS } from "../verdict";
 import { ZVersionSet, type VersionSet } from "../versions";
@@ -40,6 +41,9 @@ export const ZReceiptPredicate = z.object({
     sentence: z.string(),
     checks: z.array(ZCheckSummary).length(7),
     canaryStageChecks: z.array(ZCheckSummary).nullable(),
+    /** The signed decisions behind the approval links: payload and signature re-verify offline; the key's
+     *  registration and the roles held at the time are the server's word, signed with the rest. */
+    decisions: ZSignedDecisions,
   }),
 });
 export type ReceiptPredicate = z.infer<typeof ZReceiptPredicate>;
@@ -62,7 +66,7 @@ const summary = (c: GateReport["checks"][number]) => ({
   evidence: c.evidence,
 });
 
-export function buildReceiptStatement(input: { chain: readonly SealedLink[]; report: GateReport; policy: GatePolicy; currentVersions: VersionSet }): ReceiptStatement {
+export function buildReceiptStatement(input: { chain: readonly SealedLink[]; report: GateReport; policy: GatePolicy; currentVersions: VersionSet; decisions: SignedDecisions }): ReceiptStatement {
   const receipt = receiptView(input.chain);
   const candidate = candidateIdentity(receipt).ref;
   if (!candidate) throw new Error("a receipt is exported only once its candidate digest is known");
@@ -84,6 +88,7 @@ export function buildReceiptStatement(input: { chain: readonly SealedLink[]; rep
         sentence: report.sentence,
         checks: report.checks.map(summary),
         canaryStageChecks: report.canaryStageChecks?.map(summary) ?? null,
+        decisions: input.decisions,
       },
     },
   };

@@ -1,18 +1,37 @@
-// Offline verification of an exported receipt: signature, statement, sealed chain, subject, and the verdict
-// recomputed from the sealed stages with the recorded policy and versions.
+// Offline verification of an exported receipt: signature, statement, sealed chain, subject, every signed
+// decision's signature over its payload, and the verdict recomputed from the sealed stages with the recorded
+// policy, versions and decisions. The signature check is passed in (server/auth/verify-offline.ts), so the
+// gate core stays free of WebAuthn.
 import type { KeyObject } from "node:crypto";
-import { digestHex } from "../digest";
+import { digestHex, type JsonValue } from "../digest";
 import { candidateIdentity } from "../evidence/derive";
 import { evaluateGate } from "../gate";
 import { verifyChain } from "../receipt/seal";
+import type { DecisionRecord, Finding, SignedDecisions } from "../receipt/signed-decisions";
 import { receiptView } from "../receipt/view";
 import { verifyEnvelope } from "./dsse";
 import { IN_TOTO_PAYLOAD_TYPE, ZReceiptStatement, type ReceiptStatement } from "./statement";
 
 export type ReceiptCheck = { name: string; ok: boolean; detail: string };
 export type ReceiptVerification = { ok: boolean; checks: ReceiptCheck[]; statement: ReceiptStatement | null };
+/** Does `signature` (a stored signature record) sign exactly `payload`? */
+export type SignatureCheck = (signature: JsonValue, payload: JsonValue) => Promise<Finding>;
 
-export function verifyReceipt(envelope: unknown, trustedKeys: readonly KeyObject[]): ReceiptVerification {
+/** Each decision's signature checked again here; what the server recorded about it must agree. */
+async function reverifyDecisions(recorded: SignedDecisions, checkSignature: SignatureCheck): Promise<{ decisions: SignedDecisions; check: ReceiptCheck }> {
+  const records: DecisionRecord[] = [];
+  const disagree: string[] = [];
+  for (const r of recorded.records) {
+    const signatureVerified: Finding = r.payload !== null && r.signature !== null ? await checkSignature(r.signature, r.payload) : { ok: false, reason: "no signature is stored with it" };
+    if (signatureVerified.ok !== r.signatureVerified.ok) disagree.push(`${r.link.slice(0, 19)}… recorded ${r.signatureVerified.ok ? "verified" : "not verified"}, here ${signatureVerified.ok ? "verified" : `not (${signatureVerified.reason})`}`);
+    records.push({ ...r, signatureVerified });
+  }
+  const good = records.filter((r) => r.signatureVerified.ok).length;
+  const detail = disagree.length ? disagree.join("; ") : `${records.length} signed decision${records.length === 1 ? "" : "s"}, ${good} verifying over ${good === 1 ? "its" : "their"} payload`;
+  return { decisions: { ...recorded, records }, check: { name: "decision signatures", ok: disagree.length === 0, detail } };
+}
+
+export async function verifyReceipt(envelope: unknown, trustedKeys: readonly KeyObject[], checkSignature: SignatureCheck): Promise<ReceiptVerification> {
   const checks: ReceiptCheck[] = [];
   const done = (statement: ReceiptStatement | null) => ({ ok: checks.every((c) => c.ok), checks, statement });
 
@@ -47,7 +66,9 @@ export function verifyReceipt(envelope: unknown, trustedKeys: readonly KeyObject
   const subjectDetail = subjectOk ? `${subject.name} sha256:${subject.digest.sha256}` : "the subject is not the candidate the sealed stages name";
   checks.push({ name: "subject", ok: subjectOk, detail: subjectDetail });
 
-  const report = evaluateGate({ receipt, policy: gate.policy, currentVersions: gate.currentVersions, now: new Date(gate.evaluatedAt) });
+  const { decisions, check } = await reverifyDecisions(gate.decisions, checkSignature);
+  checks.push(check);
+  const report = evaluateGate({ receipt, policy: gate.policy, currentVersions: gate.currentVersions, now: new Date(gate.evaluatedAt), decisions });
   const differ = (now: typeof report.checks, then: typeof gate.checks) => now.filter((c, i) => then[i]?.id !== c.id || then[i]?.status !== c.status).map((c) => `${c.id}`);
   const mismatched = [...differ(report.checks, gate.checks), ...differ(report.canaryStageChecks ?? [], gate.canaryStageChecks ?? []).map((id) => `canary-stage ${id}`)];
   if ((report.canaryStageChecks === null) !== (gate.canaryStageChecks === null)) mismatched.push("canary stage");

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ZDigest, type Digest } from "../digest";
 import { hasScope } from "@/lib/auth/scopes";
 import { APPROVAL_STEPS, STEP_SCOPE, ZActorRef, type ActorRef, type ApprovalStep, type Authority } from "./refs";
+import { signedDecisionOf, type Signature, type SignedDecisions } from "./signed-decisions";
 
 export const ZApproval = z.object({
   step: z.enum(APPROVAL_STEPS),
@@ -14,6 +15,8 @@ export const ZApproval = z.object({
   comment: z.string().max(2000),
 });
 export type Approval = z.infer<typeof ZApproval>;
+/** An approval link's content with the link's own digest, as the receipt view lists them. */
+export type RecordedApproval = Approval & { link: Digest };
 
 export type AuthorityCheck = { authorized: true } | { authorized: false; reason: string };
 
@@ -30,30 +33,41 @@ export function checkAuthority(actor: ActorRef, step: ApprovalStep, authority: A
   return named ? { authorized: true } : { authorized: false, reason: `${actor.id} is not among the receipt's ${step} approvers` };
 }
 
-export type StepDecision = { decision: Approval | null; ignored: string[] };
+/** A counted decision: the link, the actor with the roles held when it was signed, and the signature behind it. */
+export type CountedDecision = RecordedApproval & { signedBy: ActorRef; signature: Signature };
+export type StepDecision = { decision: CountedDecision | null; ignored: string[] };
 
 /**
- * The decision that stands for one step: the latest authorized approval or rejection naming `target` (the
- * sealed link decided on). Approvals of earlier receipts or by actors without authority are listed, not counted.
+ * The decision that stands for one step: the latest approval or rejection naming `target` (the sealed link
+ * decided on) that rests on a verified signed decision (signed-decisions.ts) by an actor who held the step's
+ * scope for the agent at the time and is not excluded. Decisions on earlier receipts, unsigned or unverified
+ * ones, and ones by actors without authority are listed, not counted.
  */
 export function decisionOn(
-  approvals: readonly Approval[],
+  approvals: readonly RecordedApproval[],
   step: ApprovalStep,
   target: Digest | undefined,
   authority: Authority,
   declaredBy: string,
+  signed: SignedDecisions,
 ): StepDecision {
   const ignored: string[] = [];
-  const counted: Approval[] = [];
+  const counted: CountedDecision[] = [];
   for (const a of approvals) {
     if (a.step !== step) continue;
     if (a.approves !== target) {
       ignored.push(`${a.actor.id} decided on an earlier receipt`);
       continue;
     }
-    const check = checkAuthority(a.actor, step, authority, declaredBy);
-    if (check.authorized) counted.push(a);
-    else ignored.push(check.reason);
+    const what = a.decision === "approve" ? "approval" : "rejection";
+    const verified = signedDecisionOf(a, signed);
+    if (!verified.ok) {
+      ignored.push(`${a.actor.id}'s ${what}: ${verified.reason}`);
+      continue;
+    }
+    const check = checkAuthority(verified.actor, step, authority, declaredBy);
+    if (check.authorized) counted.push({ ...a, signedBy: verified.actor, signature: verified.signature });
+    else ignored.push(`${a.actor.id}'s ${what}: ${check.reason} (roles held when it was signed: ${verified.actor.roles.join(", ") || "none"})`);
   }
   // Stable sort: chain order breaks ties between equal timestamps.
   return { decision: counted.sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).at(-1) ?? null, ignored };

@@ -1,15 +1,10 @@
 // Stable identifiers a receipt is made of: exact resources, data snapshots, evaluators, actors.
 import { z } from "zod";
 import { HUMAN_ROLES, SERVICE_ROLES, hasScope, type Scope } from "@/lib/auth/scopes";
-import { ZDigest, movingNameIn } from "../digest";
+import { ZDigest } from "../digest";
+import { ZExactName } from "./exact-names";
 
-const ZExactId = z
-  .string()
-  .min(1)
-  .superRefine((id, ctx) => {
-    const moving = movingNameIn(id);
-    if (moving) ctx.addIssue({ code: "custom", message: `must name one exact artifact, not the moving name "${moving}"` });
-  });
+const ZExactId = ZExactName();
 
 /** A resource (Agent Lightning `ResourcesUpdate`) pinned by id, version and content digest. */
 export const ZResourceRef = z.object({ resourceId: ZExactId, version: z.number().int().min(1), digest: ZDigest });
@@ -26,7 +21,8 @@ export type CandidateDeclaration = z.infer<typeof ZCandidateDeclaration>;
 export const ZSnapshotRef = z.object({ id: ZExactId, digest: ZDigest });
 export type SnapshotRef = z.infer<typeof ZSnapshotRef>;
 
-export const ZEvaluatorRef = z.object({ id: z.string().min(1), version: z.string().min(1), digest: ZDigest });
+/** The evaluator by id and exact version (never `latest` or a range: publishing a new one must show as a change). */
+export const ZEvaluatorRef = z.object({ id: ZExactId, version: ZExactId, digest: ZDigest });
 export type EvaluatorRef = z.infer<typeof ZEvaluatorRef>;
 
 export const ZRole = z.enum([...HUMAN_ROLES, ...SERVICE_ROLES]);

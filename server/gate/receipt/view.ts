@@ -1,6 +1,6 @@
 // The receipt as the checks read it: the current stages of a sealed chain, and every recorded approval.
 import type { Digest } from "../digest";
-import type { Approval } from "./approval";
+import type { RecordedApproval } from "./approval";
 import { CONTENT_SCHEMAS, type LinkContent, type LinkKind, type SealedLink } from "./seal";
 import type { Stage1 } from "./stage1";
 import type { Stage2 } from "./stage2";
@@ -15,8 +15,9 @@ export type Receipt = {
   /** The canary stage sealed after the latest stage 3, if any. */
   canaryStage?: CanaryStage;
   canaryStageDigest?: Digest;
-  /** All approvals in the chain; a check counts only those naming the current stage's digest. */
-  approvals: Approval[];
+  /** All approval links in the chain (approvals and rejections, each with its link digest); a check counts only
+   *  those naming the current stage's digest and resting on a verified signed decision. */
+  approvals: RecordedApproval[];
 };
 
 function contentOf<K extends LinkKind>(link: SealedLink, kind: K): LinkContent<K> {
@@ -40,7 +41,7 @@ export function receiptView(chain: readonly SealedLink[]): Receipt {
       receipt.canaryStage = contentOf(link, "canary-stage");
       receipt.canaryStageDigest = link.digest;
     }
-    if (link.kind === "approval") receipt.approvals.push(contentOf(link, "approval"));
+    if (link.kind === "approval") receipt.approvals.push({ ...contentOf(link, "approval"), link: link.digest });
   }
   return receipt;
 }

@@ -12,18 +12,6 @@ export const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISO
 /** A stable `<prefix>-<12 hex>` id, shaped like Agent Lightning's. */
 export const refId = (prefix: string, seed: string) => `${prefix}-${sha256Digest(seed).slice(7, 19)}`;
 
-/** Small deterministic PRNG (mulberry32): the fixture must come out the same on every machine. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function resourceRef(name: string, resources: object): ResourceRef {
   return { resourceId: refId("rs", name), version: 1, digest: digestOf(resources) };
 }
@@ -62,8 +50,6 @@ export const POLICY: GatePolicy = {
   protectedFamilies: PROTECTED_FAMILIES.map((family) => ({ family, maxRegressions: 0 })),
   requiredSpanFamilies: ["reward"],
 };
-
-export const CANARY_APPROVER = { id: "alice@example.com", kind: "user" as const, roles: ["canary_approver" as const] };
 
 export function stage1For(name: string, candidate: ResourceRef): Stage1 {
   return {

@@ -1,17 +1,21 @@
-// The four-candidate reference, judged: raw evidence → rollups → sealed stages → the gate. Every candidate
-// carries the same recorded canary approval, so the candidates differ only in the operational evidence the
-// spec's table names — and an approval is shown never to override a failing check.
+// The four-candidate reference, judged: raw evidence → rollups → sealed stages → the gate. The candidates
+// differ only in the operational evidence the spec's table names. An approval counts only as a verified signed
+// decision by a real person (check 7), which the pure fixture has none of: here A stops at READY FOR APPROVAL;
+// the database fixture (server/receipts/reference-demo.ts) seeds a person, a passkey and A's signed approval.
 import type { CheckStatus } from "../checks/types";
 import { rollupRollout, type StoreAttempt, type StoreSpan } from "../evidence/spans";
 import { evaluateGate, type GateReport } from "../gate";
 import { approvalTarget, sealStage, type SealedLink } from "../receipt/seal";
 import type { Stage2 } from "../receipt/stage2";
+import type { ActorRef } from "../receipt/refs";
+import { NO_SIGNED_DECISIONS } from "../receipt/signed-decisions";
 import { receiptView } from "../receipt/view";
-import { CANARY_APPROVER, PARENT, POLICY, T0, VERSIONS, iso } from "./common";
+import { PARENT, POLICY, T0, VERSIONS, iso } from "./common";
 import { rawCandidate, REFERENCE_SPECS, type RawCandidate, type ReferenceName } from "./raw-evidence";
 
 export const REFERENCE_ORDER: readonly ReferenceName[] = ["C", "B", "D", "A"];
 export const REFERENCE_NOW = new Date((T0 + 9 * 3600) * 1000);
+export const REFERENCE_APPROVAL_COMMENT = "Canary boundary and rollback reviewed.";
 
 function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
   const map = new Map<string, T[]>();
@@ -35,18 +39,21 @@ export function stage2From(raw: RawCandidate): Stage2 {
   };
 }
 
-/** Seals stage 1, stage 2 (from rollups of the raw store evidence), stage 3 and, optionally, the approval. */
-export function sealReference(raw: RawCandidate, opts: { approve: boolean }): SealedLink[] {
+/**
+ * Seals stage 1, stage 2 (from rollups of the raw store evidence), stage 3 and, given `approvedBy`, an approval
+ * link in that actor's name — which check 7 counts only with a verified signed decision behind it.
+ */
+export function sealReference(raw: RawCandidate, opts: { approvedBy?: ActorRef } = {}): SealedLink[] {
   const chain: SealedLink[] = [];
   chain.push(sealStage(chain, "stage1", raw.stage1, iso(T0)));
   chain.push(sealStage(chain, "stage2", stage2From(raw), iso(T0 + 5 * 3600)));
   const { resolution, lockedGate, canary, rollbackTest } = raw;
   const stage3 = { resolution, lockedGate, canary, rollbackTest, computedAt: iso(T0 + 7 * 3600), versions: VERSIONS };
   chain.push(sealStage(chain, "stage3", stage3, iso(T0 + 7 * 3600)));
-  if (opts.approve) {
+  if (opts.approvedBy) {
     const at = iso(T0 + 8 * 3600);
     const approves = approvalTarget(chain, "canary")!;
-    const approval = { step: "canary" as const, decision: "approve" as const, actor: CANARY_APPROVER, approves, at, comment: "Canary boundary and rollback reviewed." };
+    const approval = { step: "canary" as const, decision: "approve" as const, actor: opts.approvedBy, approves, at, comment: REFERENCE_APPROVAL_COMMENT };
     chain.push(sealStage(chain, "approval", approval, at));
   }
   return chain;
@@ -54,11 +61,12 @@ export function sealReference(raw: RawCandidate, opts: { approve: boolean }): Se
 
 export type ReferenceResult = { name: ReferenceName; raw: RawCandidate; chain: SealedLink[]; report: GateReport };
 
-export function runReference(opts: { withoutApproval?: readonly ReferenceName[] } = {}): ReferenceResult[] {
+/** The four candidates as sealed, before anyone decided: A waits for a signed approval. */
+export function runReference(): ReferenceResult[] {
   return REFERENCE_ORDER.map((name) => {
     const raw = rawCandidate(REFERENCE_SPECS[name]);
-    const chain = sealReference(raw, { approve: !opts.withoutApproval?.includes(name) });
-    const report = evaluateGate({ receipt: receiptView(chain), policy: POLICY, currentVersions: VERSIONS, now: REFERENCE_NOW });
+    const chain = sealReference(raw);
+    const report = evaluateGate({ receipt: receiptView(chain), policy: POLICY, currentVersions: VERSIONS, now: REFERENCE_NOW, decisions: NO_SIGNED_DECISIONS });
     return { name, raw, chain, report };
   });
 }
@@ -80,6 +88,8 @@ export type ReferenceSummary = {
       parentResolvable: boolean;
       rollbackTested: boolean;
       approvedBy: string | null;
+      /** Who signed that approval and how, from the signed payload (null without a counted approval). */
+      signedBy: { name: string; signature: string } | null;
     };
   }[];
 };
@@ -89,7 +99,7 @@ export function referenceSummary(results: readonly ReferenceResult[]): Reference
   return {
     candidates: results.map(({ name, report, raw }) => {
       const e = report.evidence;
-      const c7 = report.checks[6]!.evidence as { decision?: { actor: string } | null };
+      const c7 = report.checks[6]!.evidence as { decision?: { actor: string; signedBy: { name: string }; signature: string } | null };
       return {
         name,
         parent: PARENT.resourceId,
@@ -106,6 +116,7 @@ export function referenceSummary(results: readonly ReferenceResult[]): Reference
           parentResolvable: raw.resolution.parent?.status === "resolved",
           rollbackTested: raw.rollbackTest.loaded && raw.rollbackTest.routedBack,
           approvedBy: c7.decision?.actor ?? null,
+          signedBy: c7.decision ? { name: c7.decision.signedBy.name, signature: c7.decision.signature } : null,
         },
       };
     }),

@@ -5,7 +5,8 @@ import type { StoreAttempt, StoreRollout, StoreSpan } from "../evidence/spans";
 import type { ResourceRef } from "../receipt/refs";
 import type { Stage1 } from "../receipt/stage1";
 import type { CanaryOutcome, CanaryRun, CaseResult, LockedGate, RollbackTest, Stage3 } from "../receipt/stage3";
-import { EVALUATOR, GENERAL_FAMILIES, HELD_OUT, PARENT, PROTECTED_FAMILIES, T0, TRAINING_DATA, iso, prng, refId, resourceRef, stage1For } from "./common";
+import { prng } from "../prng";
+import { EVALUATOR, GENERAL_FAMILIES, HELD_OUT, PARENT, PROTECTED_FAMILIES, T0, TRAINING_DATA, iso, refId, resourceRef, stage1For } from "./common";
 
 export type ReferenceName = "A" | "B" | "C" | "D";
 

@@ -3,7 +3,8 @@ import { panelRoute } from "./panel";
 import { listApprovalsRoute } from "./list-approvals";
 import { beginApprovalRoute } from "./begin-approval";
 import { finishApprovalRoute } from "./finish-approval";
-import { rejectCandidateRoute } from "./reject-candidate";
+import { beginRejectionRoute } from "./begin-rejection";
+import { finishRejectionRoute } from "./finish-rejection";
 import { beginRollbackRoute } from "./begin-rollback";
 import { finishRollbackRoute } from "./finish-rollback";
 import { setBotPolicyRoute } from "./set-bot-policy";
@@ -13,7 +14,8 @@ export const approvalsRouter = createTRPCRouter({
   list: listApprovalsRoute,
   begin: beginApprovalRoute,
   finish: finishApprovalRoute,
-  reject: rejectCandidateRoute,
+  beginReject: beginRejectionRoute,
+  finishReject: finishRejectionRoute,
   beginRollback: beginRollbackRoute,
   finishRollback: finishRollbackRoute,
   setBotPolicy: setBotPolicyRoute,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { registryPinProblem } from "@/server/receipts/registries";
 import { ZRegistryKind, ZRegistryRecord } from "./list-registry.types";
 
 export const ZPublishRegistryEntryInput = z
@@ -11,5 +12,9 @@ export const ZPublishRegistryEntryInput = z
     version: z.string().trim().min(1).max(64).optional(),
     body: z.json(),
   })
-  .strict();
+  .strict()
+  .superRefine((entry, ctx) => {
+    const moving = registryPinProblem(entry);
+    if (moving) ctx.addIssue({ code: "custom", path: [moving.field], message: moving.message });
+  });
 export const ZPublishRegistryEntryOutput = ZRegistryRecord;

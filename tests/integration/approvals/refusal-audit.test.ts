@@ -5,7 +5,7 @@ import { generateKeyPairSync, sign } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { beginApproval, finishApproval } from "@/server/approvals/approve";
 import { setBotPolicy } from "@/server/approvals/bot-policy";
-import { rejectCandidate } from "@/server/approvals/reject";
+import { beginRejection, finishRejection } from "@/server/approvals/reject";
 import { beginRollback, finishRollback } from "@/server/approvals/rollback";
 import { makeActor, type Actor } from "@/server/auth/actor";
 import { registerBotKey } from "@/server/auth/bot-keys";
@@ -15,7 +15,7 @@ import { createTestDatabase, describeEachDialect, type TestDatabase } from "../.
 import { SYSTEM } from "../../helpers/auth";
 import { callerFor } from "../../helpers/caller";
 import { AGENT, PARENT, personWithPasskey, REFERENCE_NOW, referenceWorld, type ReferenceWorld } from "../../helpers/approvals";
-import { SoftAuthenticator } from "../../helpers/soft-authenticator";
+import { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
 const now = REFERENCE_NOW;
 const later = (s: number) => new Date(now.getTime() + s * 1000);
@@ -122,13 +122,33 @@ describeEachDialect("refused decisions are audited", (dialect) => {
   it("self-approval at begin, and a rejection by someone separation of duties excludes", async () => {
     const own = world.add("A", { declaredBy: rosa.actor.id });
     await expectRefusedAndAudited(() => begin(rosa.actor, own), rosa.actor, candidate(own), { action: "approval.canary.refused", phase: "begin", code: "FORBIDDEN", reason: /separation of duties/ });
-    await expectRefusedAndAudited(() => rejectCandidate(database, rosa.actor, { agent: AGENT, candidateId: own, comment: "my own, but bad" }, { source: world.source, now }), rosa.actor, candidate(own), {
+    await expectRefusedAndAudited(() => beginRejection(database, rosa.actor, { agent: AGENT, candidateId: own, comment: "my own, but bad" }, { source: world.source, now }), rosa.actor, candidate(own), {
       action: "approval.reject.refused",
-      phase: "finish",
+      phase: "begin",
       code: "FORBIDDEN",
       reason: /separation of duties/,
     });
     expect(world.chain(own).at(-1)!.kind).toBe("stage3");
+  });
+
+  it("a rejection: unsigned, signed by a key that is not the rejecter's, and replayed — each refused and audited, nothing sealed", async () => {
+    const id = world.add("A");
+    const begun = await beginRejection(database, rosa.actor, { agent: AGENT, candidateId: id, comment: "refund limits unclear" }, { source: world.source, now });
+    const reject = (input: Parameters<typeof finishRejection>[2]) => () => finishRejection(database, rosa.actor, input, { source: world.source, now });
+    await expectRefusedAndAudited(reject({ payload: begun.payload }), rosa.actor, candidate(id), { action: "approval.reject.refused", phase: "finish", code: "BAD_REQUEST", reason: /passkey's answer is missing/ });
+    const stranger = new SoftAuthenticator(rosa.key.origin);
+    const forged = await expectRefusedAndAudited(reject({ payload: begun.payload, response: stranger.assert(begun.options!) }), rosa.actor, candidate(id), {
+      action: "approval.reject.refused",
+      phase: "finish",
+      code: "FORBIDDEN",
+      reason: /not one of your registered passkeys/,
+    });
+    expect(forged.after.request).toMatchObject({ nonce: begun.payload.nonce, signedBy: "passkey", comment: "refund limits unclear" });
+    expect(world.chain(id).at(-1)!.kind).toBe("stage3");
+    const response = rosa.key.assert(begun.options!);
+    await finishRejection(database, rosa.actor, { payload: begun.payload, response }, { source: world.source, now });
+    await expectRefusedAndAudited(reject({ payload: begun.payload, response }), rosa.actor, candidate(id), { action: "approval.reject.refused", phase: "finish", code: "CONFLICT", reason: /replayed signature/ });
+    expect(world.chain(id).filter((l) => l.kind === "approval")).toHaveLength(1);
   });
 
   it("stale at commit: the refusal row and ONE audit row commit in the decision's transaction", async () => {
@@ -211,7 +231,7 @@ describeEachDialect("refused decisions are audited", (dialect) => {
     });
     // hostile raw input: still one bounded row, still refused
     const hostile = { agent: AGENT, candidateId: "x".repeat(5000), step: "__proto__", ["__proto__"]: { polluted: true } };
-    await expect(callerFor(database, otherAgent.actor).approvals.reject(hostile as never)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(callerFor(database, otherAgent.actor).approvals.beginReject(hostile as never)).rejects.toMatchObject({ code: "FORBIDDEN" });
     const last = await database.db.auditEvent.findFirstOrThrow({ where: { actorId: otherAgent.actor.id }, orderBy: { seq: "desc" } });
     expect(last).toMatchObject({ action: "approval.reject.refused", targetType: "candidate" });
     expect(last.targetId.length).toBeLessThan(250);

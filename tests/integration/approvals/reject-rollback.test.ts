@@ -2,20 +2,18 @@
 // recorded in pointer history with its reason and in the audit log — on both dialects.
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { beginApproval, finishApproval } from "@/server/approvals/approve";
-import { rejectCandidate } from "@/server/approvals/reject";
+import { beginRejection, finishRejection } from "@/server/approvals/reject";
 import { beginRollback, finishRollback, rollbackOptions } from "@/server/approvals/rollback";
 import { receiptSigningKey } from "@/server/receipts/signing-key";
 import { verifyDecisionStatement } from "@/server/approvals/statement";
 import type { Actor } from "@/server/auth/actor";
 import { AUDIT_LOCK } from "@/server/audit/audit-log";
 import { movePointer, pointerLock, readPointer } from "@/server/candidates/pointers";
-import { evaluateGate } from "@/server/gate/gate";
-import { POLICY, resourceRef } from "@/server/gate/reference/common";
-import { receiptView } from "@/server/gate/receipt/view";
+import { resourceRef } from "@/server/gate/reference/common";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { SYSTEM } from "../../helpers/auth";
 import { AGENT, PARENT, personWithPasskey, REFERENCE_NOW, referenceWorld, type ReferenceWorld } from "../../helpers/approvals";
-import type { SoftAuthenticator } from "../../helpers/soft-authenticator";
+import type { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
 const now = REFERENCE_NOW;
 
@@ -36,18 +34,20 @@ describeEachDialect("reject and rollback", (dialect) => {
     world = referenceWorld();
   });
 
-  it("reject needs a comment and the scope; it seals a reject link (verdict QUARANTINED, check 7 fails) and audits it", async () => {
+  it("reject needs a comment and the scope; signed with the passkey, it seals a reject link (verdict QUARANTINED, check 7 fails) and audits it", async () => {
     const id = world.add("A");
-    await expect(rejectCandidate(database, carl.actor, { agent: AGENT, candidateId: id, comment: " " }, { source: world.source, now })).rejects.toMatchObject({ field: "comment" });
+    const opts = { source: world.source, now };
+    await expect(beginRejection(database, carl.actor, { agent: AGENT, candidateId: id, comment: " " }, opts)).rejects.toMatchObject({ field: "comment" });
     const viewer = await personWithPasskey(database, [{ role: "viewer", agent: null }], "Vic Viewer");
-    await expect(rejectCandidate(database, viewer.actor, { agent: AGENT, candidateId: id, comment: "no" + "pe" }, { source: world.source, now })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    const done = await rejectCandidate(database, carl.actor, { agent: AGENT, candidateId: id, comment: "Canary boundary too wide for refunds." }, { source: world.source, now });
-    const report = evaluateGate({ receipt: receiptView(world.chain(id)), policy: POLICY, currentVersions: world.versions(), now });
+    await expect(beginRejection(database, viewer.actor, { agent: AGENT, candidateId: id, comment: "no" + "pe" }, opts)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const begun = await beginRejection(database, carl.actor, { agent: AGENT, candidateId: id, comment: "Canary boundary too wide for refunds." }, opts);
+    const done = await finishRejection(database, carl.actor, { payload: begun.payload, response: carl.key.assert(begun.options!) }, opts);
+    const report = await world.judge(database.db, id, now);
     expect(report.verdict).toBe("QUARANTINED");
     expect(report.checks[6]).toMatchObject({ status: "fail", explanation: expect.stringContaining("Canary boundary too wide") });
     const audit = await database.db.auditEvent.findFirstOrThrow({ where: { action: "approval.canary.reject", targetId: id } });
     expect(audit.after).toContain(done.linkDigest);
-    await expect(beginApproval(database, rosa.actor, { agent: AGENT, candidateId: id, step: "canary" }, { source: world.source, now })).rejects.toThrow(/verdict is QUARANTINED|rejected/);
+    await expect(beginApproval(database, rosa.actor, { agent: AGENT, candidateId: id, step: "canary" }, opts)).rejects.toThrow(/verdict is QUARANTINED|rejected/);
   });
 
   it("rolls the canary back to the tested exact parent while the evidence is stale, signed, with history and audit", async () => {

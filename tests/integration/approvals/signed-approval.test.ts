@@ -13,15 +13,12 @@ import { makeActor, type Actor } from "@/server/auth/actor";
 import { registerBotKey } from "@/server/auth/bot-keys";
 import { readPointer } from "@/server/candidates/pointers";
 import { createApiKey } from "@/server/auth/api-keys";
-import { evaluateGate } from "@/server/gate/gate";
-import { POLICY } from "@/server/gate/reference/common";
-import { receiptView } from "@/server/gate/receipt/view";
 import { signDecisionStatement } from "@/server/approvals/statement";
 import type { DsseEnvelope } from "@/server/gate/export/dsse";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { SYSTEM } from "../../helpers/auth";
 import { AGENT, personWithPasskey, REFERENCE_NOW, referenceWorld, type ReferenceWorld } from "../../helpers/approvals";
-import type { SoftAuthenticator } from "../../helpers/soft-authenticator";
+import type { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
 const now = REFERENCE_NOW;
 const later = (s: number) => new Date(now.getTime() + s * 1000);
@@ -62,7 +59,7 @@ describeEachDialect("signed approvals", (dialect) => {
     expect(pointer).toMatchObject({ candidateId: id, receiptDigest: result.linkDigest, movedById: rosa.actor.id });
     const chain = world.chain(id);
     expect(chain.at(-1)).toMatchObject({ kind: "approval", digest: result.linkDigest, content: { decision: "approve", actor: { id: rosa.actor.id } } });
-    expect(evaluateGate({ receipt: receiptView(chain), policy: POLICY, currentVersions: world.versions(), now: later(60) }).verdict).toBe("PROMOTE TO BOUNDED CANARY");
+    expect((await world.judge(database.db, id, later(60))).verdict).toBe("PROMOTE TO BOUNDED CANARY");
     const audit = await database.db.auditEvent.findMany({ where: { actorId: rosa.actor.id, action: { in: ["approval.canary.approve", "pointer.canary.move"] } } });
     expect(audit.map((a) => a.action).sort()).toEqual(["approval.canary.approve", "pointer.canary.move"]);
     const row = await database.db.approvalDecision.findUniqueOrThrow({ where: { id: result.decisionId } });

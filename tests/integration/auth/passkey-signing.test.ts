@@ -10,7 +10,7 @@ import { beginSignature, verifySignature, type SignedPayload } from "@/server/au
 import { verifySignatureOffline } from "@/server/auth/verify-offline";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { makePerson } from "../../helpers/auth";
-import { SoftAuthenticator } from "../../helpers/soft-authenticator";
+import { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
 const FIVE_MINUTES = 5 * 60_000;
 

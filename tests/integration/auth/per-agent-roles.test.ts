@@ -10,7 +10,7 @@ import { createTestDatabase, describeEachDialect, type TestDatabase } from "../.
 import { makePerson, signIn } from "../../helpers/auth";
 import { AGENT } from "../../helpers/approvals";
 import { callerFor } from "../../helpers/caller";
-import { SoftAuthenticator } from "../../helpers/soft-authenticator";
+import { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
 const OTHER_AGENT = "billing-bot";
 

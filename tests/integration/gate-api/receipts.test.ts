@@ -49,6 +49,7 @@ describeEachDialect("gate API: receipts", (dialect) => {
     ["an unknown parent version", { parent: { resources_id: "foreign-prompt", version: 9 } }, "parent.version", /has no version 9/],
     ["evaluator `latest`", { evaluator: { id: EVALUATOR.id, version: "latest" } }, "evaluator.version", /moving name "latest"/],
     ["evaluator `^3`", { evaluator: { id: EVALUATOR.id, version: "^3" } }, "evaluator.version", /moving name/],
+    ["evaluator id `latest-exam`", { evaluator: { id: "latest-exam", version: "3" } }, "evaluator.id", /moving name "latest"/],
     ["an unknown evaluator version", { evaluator: { id: EVALUATOR.id, version: "4" } }, "evaluator.version", /no version "4"/],
     ["an unknown evaluator", { evaluator: { id: "no-such-exam", version: "1" } }, "evaluator.id", /no evaluator "no-such-exam"/],
     ["an unknown held-out dataset", { held_out_dataset: "gds-0123456789abcdef" }, "held_out_dataset", /no published dataset/],

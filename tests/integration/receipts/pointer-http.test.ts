@@ -7,6 +7,7 @@ import { createApiKey } from "@/server/auth/api-keys";
 import { registerCandidate } from "@/server/candidates/register";
 import { AGENT, resourceRef, stage1For } from "@/server/gate/reference/common";
 import { verifyReceipt } from "@/server/gate/export/verify-receipt";
+import { verifyStoredSignature } from "@/server/auth/verify-offline";
 import { handlePointerRequest, handlePublicKeyRequest, handleReceiptRequest } from "@/server/receipts/http";
 import { seedReferenceDemo } from "@/server/receipts/reference-demo";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
@@ -53,7 +54,7 @@ describeEachDialect("pointer and receipt HTTP", (dialect) => {
 
     const envelope = await (await handleReceiptRequest(database, get(`/v1/receipts/${latest.candidateId}`), latest.candidateId)).json();
     const pem = await (await handlePublicKeyRequest(database, get("/v1/receipts/public-key", false))).text();
-    const verified = verifyReceipt(envelope, [createPublicKey(pem)]);
+    const verified = await verifyReceipt(envelope, [createPublicKey(pem)], verifyStoredSignature);
     expect(verified.checks.filter((c) => !c.ok)).toEqual([]);
     expect(verified.statement?.predicate.chain.map((l) => l.kind)).toEqual(["stage1", "stage2", "stage3", "approval"]);
     expect((await handleReceiptRequest(database, get("/v1/receipts/cand-nope"), "cand-nope")).status).toBe(404);

@@ -1,5 +1,6 @@
 // The four-candidate reference through the store: evidence written as rollouts/attempts/spans, stage 2 built
-// from the store's rollups, every verdict and failing check out of the gate. Plus what the data layer
+// from the store's rollups, every verdict and failing check out of the gate — A's on a real signed decision (a
+// person with the canary approver role, a registered passkey, the approval path the dashboard uses). Plus what the data layer
 // guarantees: a sealed stage cannot be altered, and a registry bump (a new evaluator) makes check 4 stale.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TRPCError } from "@trpc/server";
@@ -9,10 +10,13 @@ import { loadChain, sealLink } from "@/server/receipts/links";
 import { readPointer } from "@/server/candidates/pointers";
 import { REFERENCE_NOW } from "@/server/gate/reference/four-candidates";
 import { EVALUATOR } from "@/server/gate/reference/common";
+import { REFERENCE_APPROVER } from "@/server/receipts/reference-approver";
+import { verifySignatureOffline, type SignatureRecord } from "@/server/auth/verify-offline";
+import type { SignedPayload } from "@/server/auth/signing";
 import { callerAs } from "../../helpers/caller";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 
-const failing = (checks: Record<string, string>) => Object.entries(checks).filter(([, s]) => s !== "pass").map(([id]) => Number(id));
+const failing = (checks: Record<string, string>) => Object.entries(checks).filter(([, s]) => s === "fail").map(([id]) => Number(id));
 
 describeEachDialect("the reference through the store", (dialect) => {
   let database: TestDatabase;
@@ -32,14 +36,29 @@ describeEachDialect("the reference through the store", (dialect) => {
     expect(failing(by.C!.checks)).toEqual([5]);
     expect(failing(by.B!.checks)).toEqual([2, 3]);
     expect(failing(by.D!.checks)).toEqual([1, 6, 7]);
-    expect(failing(by.A!.checks)).toEqual([]);
+    expect(Object.values(by.A!.checks).every((s) => s === "pass")).toBe(true);
     expect(by.A!.verdict).toBe("PROMOTE TO BOUNDED CANARY");
+    // B and C cannot be approved (quarantined): their check 7 waits, it does not fail.
+    expect([by.B!.checks["7"], by.C!.checks["7"]]).toEqual(["unavailable", "unavailable"]);
     for (const n of ["B", "C", "D"]) expect(by[n]!.verdict).toBe("QUARANTINED");
     expect(by.B!.evidence).toMatchObject({ succeededRollouts: 120, fullyCoveredRollouts: 83, unexpectedRetries: 14 });
     expect(by.C!.evidence.protectedRegressions).toBe(3);
     expect(by.D!.evidence).toMatchObject({ canaryVerified: 18, canaryTasks: 20, parentResolvable: false });
     expect(by.A!.scoreGain).toBeCloseTo(0.04, 6);
-    expect(by.A!.evidence.approvedBy).toBe("alice@example.com");
+    const alice = await database.db.user.findUniqueOrThrow({ where: { email: REFERENCE_APPROVER.email } });
+    expect(by.A!.evidence.approvedBy).toBe(alice.id);
+  });
+
+  it("A's approval is a signed decision by a real person with a registered passkey, and it moved the canary pointer", async () => {
+    const alice = await database.db.user.findUniqueOrThrow({ where: { email: REFERENCE_APPROVER.email }, include: { roles: true, passkeys: true } });
+    expect(alice.roles.map((r) => [r.role, r.agent])).toEqual([["canary_approver", "support-desk"]]);
+    expect(alice.passkeys).toHaveLength(1);
+    const row = await database.db.approvalDecision.findFirstOrThrow({ where: { candidateId: idOf("A"), action: "approve" } });
+    const signature = JSON.parse(row.signature!) as SignatureRecord;
+    expect(signature).toMatchObject({ kind: "webauthn", credentialId: alice.passkeys[0]!.credentialId, signer: { id: alice.id } });
+    expect(await verifySignatureOffline(signature, JSON.parse(row.payload!) as SignedPayload)).toMatchObject({ ok: true });
+    expect(await readPointer(database.db, "support-desk", "canary")).toMatchObject({ candidateId: idOf("A"), movedById: alice.id });
+    for (const name of ["B", "C", "D"]) expect(await database.db.approvalDecision.count({ where: { candidateId: idOf(name) } })).toBe(0);
   });
 
   it("A without its recorded approval is READY FOR APPROVAL with check 7 open", async () => {

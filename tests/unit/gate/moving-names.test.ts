@@ -1,7 +1,7 @@
 // Moving names: an identifier that points at whatever is newest (or matches a range) instead of one
 // artifact. The gate API refuses them in a parent, a candidate, training resources and an evaluator version.
 import { describe, expect, it } from "vitest";
-import { movingNameIn } from "@/server/gate/digest";
+import { movingNameIn } from "@/server/gate/receipt/exact-names";
 
 describe("movingNameIn", () => {
   it.each(["latest", "LATEST", "rs-latest", "policy@latest", "HEAD", "models/production", "default", "champion"])("finds the moving word in %j", (id) => {

@@ -7,7 +7,7 @@ import type { ActorRef } from "@/server/gate/receipt/refs";
 import { approvalTarget, sealStage, type SealedLink } from "@/server/gate/receipt/seal";
 import { receiptView } from "@/server/gate/receipt/view";
 import { AGENT, PARENT, POLICY, VERSIONS } from "@/server/gate/reference/common";
-import { reference } from "./fixtures";
+import { reference, verifiedDecisions } from "./fixtures";
 
 const RELEASE_APPROVER: ActorRef = { id: "rita@example.com", kind: "user", roles: ["release_approver"] };
 const pointersAt = (approvedDefault: AgentPointers["approvedDefault"]): AgentPointers => ({ agent: AGENT, latestCandidate: null, approvedDefault });
@@ -28,7 +28,7 @@ function afterCanary(approver: ActorRef | null): SealedLink[] {
 
 const NOW = new Date("2026-03-03T14:00:00.000Z");
 const move = (chain: SealedLink[], pointers = parentDefault, versions = VERSIONS) =>
-  decideDefaultMove({ pointers, receipt: receiptView(chain), receiptHead: chain.at(-1)!.digest, policy: POLICY, currentVersions: versions, now: NOW });
+  decideDefaultMove({ pointers, receipt: receiptView(chain), receiptHead: chain.at(-1)!.digest, policy: POLICY, currentVersions: versions, now: NOW, decisions: verifiedDecisions(receiptView(chain)) });
 
 describe("pointers", () => {
   it("an algorithm's update moves only the latest candidate, and the approved default is never read through it", () => {

@@ -10,13 +10,16 @@ import { signEnvelope, type DsseEnvelope } from "@/server/gate/export/dsse";
 import { buildReceiptStatement, exportReceipt, IN_TOTO_PAYLOAD_TYPE, RECEIPT_PREDICATE_TYPE, type ReceiptStatement } from "@/server/gate/export/statement";
 import { verifyReceipt } from "@/server/gate/export/verify-receipt";
 import { POLICY, VERSIONS } from "@/server/gate/reference/common";
+import { verifyStoredSignature } from "@/server/auth/verify-offline";
 import { judge, reference } from "./fixtures";
+import { signedDecisions } from "./signed";
 
 const { publicKey, privateKey } = generateKeyPairSync("ed25519");
 
 function exported(name: "A" | "D" = "A") {
   const { chain, receipt, raw } = reference(name);
-  const statement = buildReceiptStatement({ chain, report: judge(receipt), policy: POLICY, currentVersions: VERSIONS });
+  const decisions = signedDecisions(receipt);
+  const statement = buildReceiptStatement({ chain, report: judge(receipt, { decisions }), policy: POLICY, currentVersions: VERSIONS, decisions });
   return { statement, envelope: exportReceipt(statement, privateKey), raw };
 }
 
@@ -26,10 +29,11 @@ function resigned(envelope: DsseEnvelope, edit: (s: ReceiptStatement) => void): 
   edit(statement);
   return signEnvelope(Buffer.from(JSON.stringify(statement)), IN_TOTO_PAYLOAD_TYPE, privateKey);
 }
-const failed = (r: ReturnType<typeof verifyReceipt>) => r.checks.filter((c) => !c.ok).map((c) => c.name);
+const verify = (envelope: unknown, keys = [publicKey]) => verifyReceipt(envelope, keys, verifyStoredSignature);
+const failed = (r: Awaited<ReturnType<typeof verifyReceipt>>) => r.checks.filter((c) => !c.ok).map((c) => c.name);
 
 describe("receipt export", () => {
-  it("is an in-toto Statement v1 about the candidate's digest, signed in a DSSE envelope, that verifies offline", () => {
+  it("is an in-toto Statement v1 about the candidate's digest, signed in a DSSE envelope, that verifies offline", async () => {
     const { statement, envelope, raw } = exported();
     expect(envelope.payloadType).toBe("application/vnd.in-toto+json");
     expect(statement).toMatchObject({
@@ -39,39 +43,47 @@ describe("receipt export", () => {
       predicate: { agent: "support-desk", gate: { verdict: "PROMOTE TO BOUNDED CANARY" } },
     });
     expect(statement.predicate.chain.map((l) => l.kind)).toEqual(["stage1", "stage2", "stage3", "approval"]);
-    const result = verifyReceipt(envelope, [publicKey]);
+    expect(statement.predicate.gate.decisions.records).toHaveLength(1);
+    const result = await verify(envelope);
     expect(failed(result)).toEqual([]);
-    expect(result.checks.map((c) => c.name)).toEqual(["envelope decode", "envelope signature", "envelope payloadType", "envelope parse", "statement", "sealed chain", "subject", "verdict recomputed"]);
+    expect(result.checks.map((c) => c.name)).toEqual(["envelope decode", "envelope signature", "envelope payloadType", "envelope parse", "statement", "sealed chain", "subject", "decision signatures", "verdict recomputed"]);
+    expect(result.checks.find((c) => c.name === "decision signatures")!.detail).toBe("1 signed decision, 1 verifying over its payload");
   });
 
-  it("a quarantined receipt verifies too: the signature vouches for the record, not for the candidate", () => {
-    const result = verifyReceipt(exported("D").envelope, [publicKey]);
+  it("a quarantined receipt verifies too: the signature vouches for the record, not for the candidate", async () => {
+    const result = await verify(exported("D").envelope);
     expect(result.ok).toBe(true);
     expect(result.statement!.predicate.gate.verdict).toBe("QUARANTINED");
   });
 
-  it("catches an edited stage, a changed verdict or a swapped subject even when re-signed with the trusted key", () => {
+  it("catches an edited stage, a changed verdict, a swapped subject or an edited signed decision even when re-signed with the trusted key", async () => {
     const { envelope } = exported();
     const stage = resigned(envelope, (s) => {
       ((s.predicate.chain[1]!.content as { rollouts: { reward: number }[] }).rollouts[0]!).reward = 1;
     });
-    expect(failed(verifyReceipt(stage, [publicKey]))).toEqual(["sealed chain"]);
+    expect(failed(await verify(stage))).toEqual(["sealed chain"]);
     const verdict = resigned(envelope, (s) => {
       s.predicate.gate.checks[4]!.status = "fail";
     });
-    expect(failed(verifyReceipt(verdict, [publicKey]))).toEqual(["verdict recomputed"]);
+    expect(failed(await verify(verdict))).toEqual(["verdict recomputed"]);
     const subject = resigned(envelope, (s) => {
       s.subject[0]!.digest.sha256 = "0".repeat(64);
     });
-    expect(failed(verifyReceipt(subject, [publicKey]))).toEqual(["subject"]);
+    expect(failed(await verify(subject))).toEqual(["subject"]);
     const dropped = resigned(envelope, (s) => {
       s.predicate.chain.pop();
     });
-    expect(failed(verifyReceipt(dropped, [publicKey]))).toEqual(["sealed chain"]);
+    expect(failed(await verify(dropped))).toEqual(["sealed chain"]);
+    // The approver's signed payload changed (the server's word says it verified): the signature no longer
+    // does, so the approval stops counting and the recorded verdict cannot be recomputed.
+    const decision = resigned(envelope, (s) => {
+      ((s.predicate.gate.decisions.records[0]!.payload as { data: { comment: string } }).data).comment = "nothing reviewed";
+    });
+    expect(failed(await verify(decision))).toEqual(["decision signatures", "verdict recomputed"]);
   });
 
-  it("refuses an envelope signed by another key, before reading it", () => {
-    const result = verifyReceipt(exported().envelope, [generateKeyPairSync("ed25519").publicKey]);
+  it("refuses an envelope signed by another key, before reading it", async () => {
+    const result = await verify(exported().envelope, [generateKeyPairSync("ed25519").publicKey]);
     expect(result.checks.map((c) => [c.name, c.ok])).toEqual([["envelope decode", true], ["envelope signature", false]]);
     expect(result.statement).toBeNull();
   });

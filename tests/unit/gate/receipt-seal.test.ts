@@ -6,8 +6,7 @@ import { canonicalJson, digestOf } from "@/server/digest";
 import { ReceiptError, approvalTarget, sealStage, verifyChain, type SealedLink } from "@/server/gate/receipt/seal";
 import { ZStage1 } from "@/server/gate/receipt/stage1";
 import { receiptView } from "@/server/gate/receipt/view";
-import { CANARY_APPROVER } from "@/server/gate/reference/common";
-import { reference } from "./fixtures";
+import { APPROVER, reference } from "./fixtures";
 
 describe("stage 1", () => {
   it.each(["latest", "rs-latest", "policy@latest", "HEAD", "models/production", "default"])("refuses the moving name %j as the parent, naming the field", (id) => {
@@ -62,7 +61,7 @@ describe("sealing", () => {
 
   it("binds an approval to the current stage 3: an approval naming anything else is refused", () => {
     const base = chain.slice(0, 3);
-    const approval = { step: "canary" as const, decision: "approve" as const, actor: CANARY_APPROVER, approves: chain[1]!.digest, at: "2026-03-02T17:00:00.000Z", comment: "" };
+    const approval = { step: "canary" as const, decision: "approve" as const, actor: APPROVER, approves: chain[1]!.digest, at: "2026-03-02T17:00:00.000Z", comment: "" };
     expect(() => sealStage(base, "approval", approval, approval.at)).toThrow(/approves: must name/);
     expect(approvalTarget(base, "default")).toBeNull();
   });

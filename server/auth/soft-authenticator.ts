@@ -1,11 +1,14 @@
-// A software WebAuthn authenticator (ES256, "none" attestation) for server-side tests: it produces the
-// same JSON a browser's navigator.credentials returns, so the server code runs real ceremonies.
-// The browser path is covered with Chromium's virtual authenticator in e2e/.
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
+// A software WebAuthn authenticator (ES256, "none" attestation) for fixtures and server-side tests: it produces
+// the same JSON a browser's navigator.credentials returns, so the server runs real ceremonies — registration,
+// then signatures verified against the registered key. The reference fixture's approver signs with one
+// (server/receipts/reference-approver.ts); no route reaches it. The browser path uses real authenticators
+// (Chromium's virtual authenticator in e2e/).
+import { generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
 import { isoBase64URL, isoCBOR } from "@simplewebauthn/server/helpers";
+import { sha256Bytes } from "@/server/digest";
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 
-const sha = (b: Uint8Array | string) => new Uint8Array(createHash("sha256").update(b).digest());
+const sha = (b: Uint8Array | string) => sha256Bytes(b);
 const b64 = (b: Uint8Array) => isoBase64URL.fromBuffer(new Uint8Array(b));
 const u32 = (n: number) => new Uint8Array([(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
 const concat = (...parts: Uint8Array[]) => {
