@@ -12,7 +12,7 @@ import { meanInterval } from "@/server/trainers/evaluation/intervals";
 import { runFamily } from "@/server/trainers/families";
 import type { Policy } from "@/server/trainers/policy";
 import type { Progress } from "./evaluation";
-import { checkFamilyConfig, CODE_REVISION, dataResolver, DESK, DISTRIBUTION, heldOutSet, heldOutSize, parentFor, yieldToEventLoop, ZDataSource, ZFamilyConfig, type FamilyConfig } from "./setup";
+import { checkFamilyConfig, CODE_REVISION, dataResolver, DESK, DISTRIBUTION, heldOutSet, heldOutSize, parentFor, TRAINING_VALIDATION, yieldToEventLoop, ZDataSource, ZFamilyConfig, type FamilyConfig } from "./setup";
 
 export const AB_METRICS = { "mean-reward": "held-out mean reward", "success-rate": "held-out success rate" } as const;
 export type AbMetric = keyof typeof AB_METRICS;
@@ -80,7 +80,7 @@ export async function runAbTest(database: Database, r: AbTestRequest, progress: 
   let done = 0;
   const measure = async (arm: FamilyConfig, label: "A" | "B", seed: string) => {
     const s = `${seed}/${label}`;
-    const run = await runFamily({ family: arm.family, config: arm.config, parent: parentFor(arm.family), environment: DESK, distribution: DISTRIBUTION, seed: s, data: dataFor(`${s}/data`), heldOut: set, codeRevision: CODE_REVISION }, arm.updates).catch((e: Error) => {
+    const run = await runFamily({ family: arm.family, config: arm.config, parent: parentFor(arm.family), environment: DESK, distribution: DISTRIBUTION, seed: s, data: dataFor(`${s}/data`), heldOut: null, validation: TRAINING_VALIDATION, codeRevision: CODE_REVISION }, arm.updates).catch((e: Error) => {
       throw badInput(label === "A" ? "a" : "b", e.message);
     });
     const e = evaluatePolicy(DESK, (run.candidate as unknown as { policy: Policy }).policy, set);

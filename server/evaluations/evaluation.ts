@@ -19,7 +19,7 @@ import { deriveMetrics, type MetricRow, type ProtocolResults, type Score } from 
 import { meanInterval, proportionInterval } from "@/server/trainers/evaluation/intervals";
 import { welchTTest } from "@/server/trainers/evaluation/ab-test";
 import { CONFIDENCE, heldOutIntervals, pairedDifferenceCi, rateCi, scoreWithCi, type Ci, type ScoreCi } from "./score-intervals";
-import { checkFamilyConfig, CODE_REVISION, dataResolver, DESK, DESK_DOMAIN_NAMES, DISTRIBUTION, heldOutSet, heldOutSize, parentFor, storedPolicy, yieldToEventLoop, ZDataSource, ZFamilyConfig } from "./setup";
+import { checkFamilyConfig, CODE_REVISION, dataResolver, DESK, DESK_DOMAIN_NAMES, DISTRIBUTION, heldOutSet, heldOutSize, parentFor, storedPolicy, TRAINING_VALIDATION, yieldToEventLoop, ZDataSource, ZFamilyConfig } from "./setup";
 
 export const PROTOCOLS = ["held-out", "k-fold", "temporal", "domain-transfer", "few-shot", "adversarial"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -119,7 +119,7 @@ export async function runEvaluation(database: Database, r: EvaluationRequest, pr
   };
 
   const init = (d: LoadedData, seed: string): FamilyRunInit | null =>
-    subject.kind === "family" ? { family: subject.family, config: subject.config, parent: parentFor(subject.family), environment: DESK, distribution: DISTRIBUTION, seed, data: d, heldOut: set, codeRevision: CODE_REVISION } : null;
+    subject.kind === "family" ? { family: subject.family, config: subject.config, parent: parentFor(subject.family), environment: DESK, distribution: DISTRIBUTION, seed, data: d, heldOut: null, validation: TRAINING_VALIDATION, codeRevision: CODE_REVISION } : null;
 
   let policy: Policy;
   let learningCurve: EvaluationReport["learningCurve"] = null;
