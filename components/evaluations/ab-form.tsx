@@ -90,7 +90,7 @@ export function AbTestForm() {
             </Select>
           </Field>
           <Field label="Difference worth detecting" htmlFor="ab-effect" hint="In the headline metric's units; the result says the power and runs it needs.">
-            <TextInput id="ab-effect" type="number" min={0.001} max={1} step={0.005} required value={effect} onChange={(e) => setEffect(e.target.value)} />
+            <TextInput id="ab-effect" type="number" min={0.001} max={1} step="any" required value={effect} onChange={(e) => setEffect(e.target.value)} />
           </Field>
           <Field label="Evaluation tasks" htmlFor="ab-heldout">
             <TextInput id="ab-heldout" type="number" min={20} max={1000} value={heldOut} onChange={(e) => setHeldOut(Number(e.target.value))} />

@@ -26,7 +26,7 @@ export function RunsOverlay({ runIds, live = false }: { runIds: string[]; live?:
         series={q.data.map((r, i) => ({ name: r.id, color: RUN_COLORS[i % RUN_COLORS.length]!, points: r.curve.flatMap((p) => (p.validation === null ? [] : [{ x: p.update, y: p.validation }])) }))}
         references={parent === null ? [] : [{ y: parent, label: "parent (validation)" }]}
       />
-      <ul className="mt-3 grid gap-1 text-xs sm:grid-cols-2">
+      <ul className="mt-3 grid gap-1 text-xs sm:grid-cols-2" data-testid="overlay-legend">
         {q.data.map((r, i) => (
           <li key={r.id} className="flex min-w-0 items-center gap-2">
             <span className="h-2.5 w-2.5 shrink-0 rounded-full" style={{ background: RUN_COLORS[i % RUN_COLORS.length] }} />

@@ -15,6 +15,8 @@ import { RunStatusBadge } from "@/components/training/run-status";
 import { RUN_COLORS, RunsOverlay } from "./runs-overlay";
 
 const f = (v: number | null) => (v === null ? "—" : v.toFixed(3));
+/** "ppo.learningRate=0.05 · epochs=4" → "0.05 · 4": the chart's row labels are short. */
+const valuesOf = (label: string) => label.split(" · ").map((x) => x.slice(x.indexOf("=") + 1)).join(" · ");
 
 export function SweepDetail({ id }: { id: string }) {
   const trpc = useTRPC();
@@ -74,7 +76,7 @@ export function SweepDetail({ id }: { id: string }) {
       <div className="grid gap-4 xl:grid-cols-2">
         <Card title="Configs side by side" description="Dots: each run's final validation reward. Diamond: mean. Whisker: 95 % t interval over the seeds.">
           {ranked.some((c) => c.mean !== null) ? (
-            <IntervalPlot testId="sweep-intervals" axisLabel="final validation reward" rows={ranked.filter((c) => c.mean !== null).map((c, i) => ({ label: `#${c.rank} ${c.label}`, values: c.runs.flatMap((r) => (r.final === null ? [] : [r.final])), mean: c.mean!, ci: c.ci ?? [NaN, NaN], color: i === 0 ? "var(--lg-accent)" : "var(--lg-ink-2)" }))} />
+            <IntervalPlot testId="sweep-intervals" axisLabel="final validation reward" rows={ranked.filter((c) => c.mean !== null).map((c, i) => ({ label: `#${c.rank} ${valuesOf(c.label)}`, values: c.runs.flatMap((r) => (r.final === null ? [] : [r.final])), mean: c.mean!, ci: c.ci ?? [NaN, NaN], color: i === 0 ? "var(--lg-accent)" : "var(--lg-ink-2)" }))} />
           ) : (
             <p className="text-sm text-ink-3">No run has finished yet.</p>
           )}
