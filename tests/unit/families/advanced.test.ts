@@ -35,14 +35,18 @@ describe("curriculum learning", () => {
   let curriculum: ReturnType<typeof curve> | undefined;
   const withCurriculumRun = () => (curriculum ??= curve({}));
 
-  it("reaches the success threshold on the hardest tickets sooner than training on everything at once", async () => {
-    const withCurriculum = (await withCurriculumRun()).curve;
+  const reach = (c: number[], t: number) => c.findIndex((v) => v >= t);
+  // Measured (seed "cur", evaluated every 2nd update from the 20th): the curriculum passes 0.3 on hard tickets
+  // by update 36 and ends at 0.74; plain PPO with the same settings never passes 0.3 and ends at 0.08.
+  // Each test trains at most one 40-update run (~2 s of CPU): on a loaded machine two in one test did not fit.
+  it("reaches the success threshold on the hardest tickets within 40 updates", async () => {
+    expect(reach((await withCurriculumRun()).curve, 0.3)).toBeGreaterThan(-1);
+  });
+
+  it("sooner than training on everything at once: plain PPO with the same settings does not, and ends far lower", async () => {
     const without = (await curve({ enabled: false })).curve;
-    const reach = (c: number[], t: number) => c.findIndex((v) => v >= t);
-    // Measured (seed "cur", evaluated every 2nd update): the curriculum passes 0.3 on hard tickets by update 36 and ends at 0.74; plain PPO ends at 0.08.
-    expect(reach(withCurriculum, 0.3)).toBeGreaterThan(-1);
     expect(reach(without, 0.3)).toBe(-1);
-    expect(withCurriculum.at(-1)! - without.at(-1)!).toBeGreaterThan(0.4);
+    expect((await withCurriculumRun()).curve.at(-1)! - without.at(-1)!).toBeGreaterThan(0.4);
   });
 
   it("progresses only after `consistency` updates at or above the threshold; options act", async () => {
