@@ -50,7 +50,8 @@ export function EvaluationResult({ report: r }: { report: EvaluationReport }) {
           {r.heldOutResult.byFamily.length > 0 && (
             <div className="mt-4">
               <div className="mb-2 text-xs font-medium text-ink-2">Protected cases passed, by family</div>
-              <BarList domain={[0, 1]} bars={r.heldOutResult.byFamily.map((b) => ({ label: b.family, value: b.cases ? b.passed / b.cases : 0, display: `${b.passed} / ${b.cases}${b.ci ? ` (${pct(b.ci[0])} … ${pct(b.ci[1])})` : ""}`, tone: b.passed === b.cases ? "pass" : "warn" }))} />
+              <BarList domain={[0, 1]} bars={r.heldOutResult.byFamily.map((b) => ({ label: b.family, value: b.cases ? b.passed / b.cases : 0, display: `${b.passed} / ${b.cases}`, tone: b.passed === b.cases ? "pass" : "warn" }))} />
+              <p className="mt-2 text-xs text-ink-3" data-testid="family-intervals">95 % intervals: {r.heldOutResult.byFamily.map((b) => (b.ci ? `${b.family} ${pct(b.ci[0])} … ${pct(b.ci[1])}` : null)).filter(Boolean).join(" · ")}</p>
             </div>
           )}
         </Card>

@@ -23,6 +23,7 @@ export function RunsOverlay({ runIds, live = false }: { runIds: string[]; live?:
       <CurveChart
         xLabel="update"
         defaultSmoothing={0}
+        showLegend={false}
         series={q.data.map((r, i) => ({ name: r.id, color: RUN_COLORS[i % RUN_COLORS.length]!, points: r.curve.flatMap((p) => (p.validation === null ? [] : [{ x: p.update, y: p.validation }])) }))}
         references={parent === null ? [] : [{ y: parent, label: "parent (validation)" }]}
       />
