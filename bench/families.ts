@@ -10,7 +10,7 @@ import { deskExpert } from "@/server/environments/support-desk/expert";
 import type { DatasetRecord } from "@/server/datasets/records";
 import { initialClusters } from "@/server/trainers/advanced/pattern-discovery";
 import { collectDemonstrations, collectInteractions, observeTasks } from "@/server/trainers/data-sources";
-import { lockHeldOutSet } from "@/server/trainers/evaluate";
+import { lockValidationSet } from "@/server/trainers/evaluate";
 import { FAMILY_NAMES, type FamilyName, type LoadedData } from "@/server/trainers/family";
 import { continueFamily, startFamily } from "@/server/trainers/families";
 import { initialPolicy } from "@/server/trainers/policy";
@@ -18,7 +18,7 @@ import { promptTemplate } from "@/server/trainers/prompt/template";
 
 const env = createSupportDesk();
 const dist = findDistribution("v2");
-const heldOut = lockHeldOutSet(env, "v2", 200, "bench");
+const validation = lockValidationSet(env, "v2", 200, "bench");
 const data = (records: DatasetRecord[]): LoadedData => {
   const sorted = [...records].sort((a, b) => (a.id < b.id ? -1 : 1));
   return { id: "ds-bench", digest: digestOf(sorted) as Digest, records: sorted };
@@ -51,7 +51,7 @@ for (const family of FAMILY_NAMES) {
   const times: number[] = [];
   let updates = 0;
   for (let r = 0; r < 3; r++) {
-    const started = startFamily({ family, config: s.config ?? {}, parent: s.parent ?? initialPolicy("softmax-linear", env), environment: env, distribution: dist, seed: `bench-${r}`, data: s.data ?? null, heldOut, codeRevision: "0000000" });
+    const started = startFamily({ family, config: s.config ?? {}, parent: s.parent ?? initialPolicy("softmax-linear", env), environment: env, distribution: dist, seed: `bench-${r}`, data: s.data ?? null, heldOut: null, validation, codeRevision: "0000000" });
     const t0 = performance.now();
     updates = (await continueFamily(started, s.updates)).updates;
     times.push((performance.now() - t0) / updates);

@@ -18,15 +18,19 @@ test("a trainer starts an A/B test from the form; the results page shows the int
   await page.locator("#arm-a-config").fill('{ "learningRate": 0.002, "maxEpochs": 2 }');
   await page.locator("#arm-b-name").fill("default");
   await page.getByLabel("Seeds per arm (sample size)").fill("4");
-  await page.getByLabel("Held-out tasks").fill("100");
+  await page.getByLabel("Evaluation tasks").fill("100");
+  await expect(page.getByLabel("Test", { exact: true })).toHaveValue("welch");
+  await page.getByLabel("Difference worth detecting").fill("0.1");
   await page.getByRole("button", { name: "Start A/B test (8 training runs)" }).click();
 
   await expect(page).toHaveURL(/\/evaluations\/ab-[\w-]+$/);
   await expect(page.getByRole("heading", { name: "two slow epochs vs default", level: 1 })).toBeVisible();
-  await expect(page.getByTestId("ab-verdict")).toContainText("Significant difference at α = 0.05", { timeout: 90_000 });
-  await expect(page.getByTestId("ab-verdict")).toContainText(/default differs from two slow epochs on held-out mean reward by 0\.\d{3} \(95 % CI 0\.\d{3} … 0\.\d{3}, Welch p = /);
+  await expect(page.getByTestId("ab-verdict")).toContainText("Significant difference at α = 0.05 (Holm-adjusted over 2 metrics)", { timeout: 90_000 });
+  await expect(page.getByTestId("ab-verdict")).toContainText(/default differs from two slow epochs on held-out mean reward \(Δ 0\.\d{3}, 95 % CI 0\.\d{3} … 0\.\d{3}, Welch p = .*, Holm-adjusted p = .* over 2 metrics, n = 4 \+ 4\)/);
   await expect(page.getByTestId("ab-ci")).toHaveText(/^0\.\d{3} … 0\.\d{3}$/);
-  await expect(page.getByTestId("ab-power")).toContainText(/^n = 4 per arm; power 0\.80 to detect a difference of ≥ \d\.\d{3} in held-out mean reward/);
+  // Prospective power for the difference chosen on the form, never the observed one.
+  await expect(page.getByTestId("ab-power")).toContainText(/^n = 4 per arm; against a difference of 0\.100 in held-out mean reward \(d = \d+\.\d\d at the spread seen, sd 0\.\d{3}\): power \d\.\d\d here, 80 % needs \d+ runs per arm/);
+  await expect(page.getByTestId("ab-power")).not.toContainText("observed");
   await expect(page.getByTestId("ab-arms-chart")).toBeVisible();
   await expect(page.getByTestId("ab-metrics-table").getByRole("row")).toHaveCount(3);
 

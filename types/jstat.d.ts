@@ -5,6 +5,8 @@ declare module "jstat" {
     studentt: Dist2;
     normal: { cdf(x: number, mean: number, sd: number): number; inv(p: number, mean: number, sd: number): number };
     noncentralt: { cdf(x: number, dof: number, ncp: number): number };
+    beta: { inv(p: number, a: number, b: number): number; cdf(x: number, a: number, b: number): number };
+    chisquare: { inv(p: number, dof: number): number; cdf(x: number, dof: number): number };
     centralF: { cdf(x: number, d1: number, d2: number): number };
     mean(values: number[]): number;
     /** The k-th percentile (k in [0, 1]) of `values`, interpolated; `exclusive` leaves out both ends. */

@@ -18,6 +18,7 @@ export function CurveChart({
   yDomain,
   defaultSmoothing = 0.8,
   showSmoothingControl = true,
+  showLegend = true,
 }: {
   series: CurveSeries[];
   references?: CurveReference[];
@@ -26,6 +27,8 @@ export function CurveChart({
   yDomain?: [number | "auto", number | "auto"];
   defaultSmoothing?: number;
   showSmoothingControl?: boolean;
+  /** Off when the caller draws a richer legend of its own. */
+  showLegend?: boolean;
 }) {
   const [weight, setWeight] = useState(defaultSmoothing);
   const rows = useMemo(() => {
@@ -75,14 +78,16 @@ export function CurveChart({
           </LineChart>
         </ResponsiveContainer>
       </div>
-      <div className="mt-2 flex flex-wrap gap-4 text-xs text-ink-2">
-        {series.map((s) => (
-          <span key={s.name} className="flex items-center gap-1.5">
-            <span className="h-0.5 w-4 rounded" style={{ background: s.color }} />
-            {s.name}
-          </span>
-        ))}
-      </div>
+      {showLegend && (
+        <div className="mt-2 flex flex-wrap gap-4 text-xs text-ink-2">
+          {series.map((s) => (
+            <span key={s.name} className="flex items-center gap-1.5">
+              <span className="h-0.5 w-4 rounded" style={{ background: s.color }} />
+              {s.name}
+            </span>
+          ))}
+        </div>
+      )}
     </div>
   );
 }

@@ -1,7 +1,8 @@
 "use client";
 
 // Start an A/B test of two training configurations: each arm is trained once per seed and scored on the
-// same locked held-out set; the result page compares them with Welch's t test.
+// same evaluation tasks (never the gate's locked exam); the result page compares them with the chosen test
+// (Welch, or Mann–Whitney for skewed metrics) and plans power against the difference chosen here.
 import { useCallback, useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { useMutation } from "@tanstack/react-query";
@@ -36,6 +37,8 @@ export function AbTestForm() {
   const [seeds, setSeeds] = useState(6);
   const [alpha, setAlpha] = useState("0.05");
   const [metric, setMetric] = useState<"mean-reward" | "success-rate">("mean-reward");
+  const [test, setTest] = useState<"welch" | "mann-whitney">("welch");
+  const [effect, setEffect] = useState("0.05");
   const [heldOut, setHeldOut] = useState(200);
   const [data, setData] = useState<DataSourceValue>({ kind: "expert", count: 120 });
   const [error, setError] = useState<string | null>(null);
@@ -48,7 +51,7 @@ export function AbTestForm() {
     setError(null);
     const arm = (x: Arm) => ({ name: x.name, family: x.family as "supervised", config: (parseConfig(x.configText) as { value: Record<string, unknown> }).value, updates: x.updates });
     try {
-      const { id } = await start.mutateAsync({ a: arm(a), b: arm(b), seeds, alpha: Number(alpha), metric, heldOutSize: heldOut, data });
+      const { id } = await start.mutateAsync({ a: arm(a), b: arm(b), seeds, alpha: Number(alpha), metric, test, effect: { [metric]: Number(effect) }, heldOutSize: heldOut, data });
       router.push(`/evaluations/${id}`);
     } catch (err) {
       setError(errorText(err));
@@ -62,8 +65,8 @@ export function AbTestForm() {
         <ArmCard label="A" arm={a} onChange={setA} onProblems={onA} />
         <ArmCard label="B" arm={b} onChange={setB} onProblems={onB} />
       </div>
-      <Card title="Test" description="Each arm trains once per seed (independent seeds per arm); every candidate is scored on the same locked held-out tasks.">
-        <div className="grid gap-4 md:grid-cols-4">
+      <Card title="Test" description="Each arm trains once per seed (independent seeds per arm); every candidate is scored on the same evaluation tasks, never the gate's locked exam. With two metrics, significance is Holm-adjusted.">
+        <div className="grid gap-4 md:grid-cols-3">
           <Field label="Seeds per arm (sample size)" htmlFor="ab-seeds" hint="More seeds detect smaller differences.">
             <TextInput id="ab-seeds" type="number" min={2} max={30} value={seeds} onChange={(e) => setSeeds(Number(e.target.value))} />
           </Field>
@@ -80,7 +83,16 @@ export function AbTestForm() {
               <option value="success-rate">held-out success rate</option>
             </Select>
           </Field>
-          <Field label="Held-out tasks" htmlFor="ab-heldout">
+          <Field label="Test" htmlFor="ab-test" hint="Mann–Whitney compares ranks: for skewed metrics, where one failing seed drags a mean.">
+            <Select id="ab-test" value={test} onChange={(e) => setTest(e.target.value as typeof test)}>
+              <option value="welch">Welch&apos;s t test (means)</option>
+              <option value="mann-whitney">Mann–Whitney U (ranks)</option>
+            </Select>
+          </Field>
+          <Field label="Difference worth detecting" htmlFor="ab-effect" hint="In the headline metric's units; the result says the power and runs it needs.">
+            <TextInput id="ab-effect" type="number" min={0.001} max={1} step="any" required value={effect} onChange={(e) => setEffect(e.target.value)} />
+          </Field>
+          <Field label="Evaluation tasks" htmlFor="ab-heldout">
             <TextInput id="ab-heldout" type="number" min={20} max={1000} value={heldOut} onChange={(e) => setHeldOut(Number(e.target.value))} />
           </Field>
         </div>

@@ -1,7 +1,7 @@
 "use client";
 
-// One training run, live: reward curves (raw + debiased-EMA smoothed; training batches and the locked
-// held-out set, against the exact parent's held-out level), progress with ETA, span coverage and retry debt
+// One training run, live: reward curves (raw + debiased-EMA smoothed; training batches and the
+// trainer's validation split, against the exact parent's level there), progress with ETA, span coverage and retry debt
 // so far, status with the pause reason, the controls the viewer's scopes allow, the candidates it produced
 // and what happened. Polls every second while the run is queued or running.
 import Link from "next/link";
@@ -93,10 +93,10 @@ export function RunDetail({ runId }: { runId: string }) {
           hint={ev.coverage === null ? "no succeeded rollout judged yet" : "succeeded rollouts with every expected span"}
         />
         <Stat label="Retry debt so far" value={ev.retries.toLocaleString()} hint={`unexpected retries (budget ${ev.retryBudget} per evidence window); ${ev.failedRollouts} rollouts failed`} />
-        <Stat label="Parent on held-out" value={run.parentHeldOutReward === null ? "—" : run.parentHeldOutReward.toFixed(3)} hint={`${run.heldOutCases} locked cases`} />
+        <Stat label="Parent on validation" value={run.parentHeldOutReward === null ? "—" : run.parentHeldOutReward.toFixed(3)} hint={`${run.heldOutCases} validation tasks (the exam stays locked)`} />
       </div>
 
-      <Card title="Reward" description="Faint: raw per update. Bold: debiased EMA. Dashed: the exact parent's level on the locked held-out set.">
+      <Card title="Reward" description="Faint: raw per update. Bold: debiased EMA. Dashed: the exact parent's level on the validation split (the trainer never sees the locked exam).">
         {training.length + heldOut.length === 0 ? (
           <p className="text-sm text-ink-3" data-testid="curve-empty">
             No update yet{run.status === "queued" ? " — waiting for a trainer worker" : ""}.
@@ -107,9 +107,9 @@ export function RunDetail({ runId }: { runId: string }) {
               xLabel="update"
               series={[
                 { name: "training batch", points: training, color: "var(--lg-accent)" },
-                { name: "held-out", points: heldOut, color: "var(--lg-pass)" },
+                { name: "validation", points: heldOut, color: "var(--lg-pass)" },
               ]}
-              references={run.parentHeldOutReward === null ? [] : [{ y: run.parentHeldOutReward, label: "parent (held-out)" }]}
+              references={run.parentHeldOutReward === null ? [] : [{ y: run.parentHeldOutReward, label: "parent (validation)" }]}
             />
           </div>
         )}

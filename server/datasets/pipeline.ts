@@ -5,6 +5,7 @@ import { z } from "zod";
 import { canonicalJson } from "@/server/digest";
 import { Rng } from "@/server/environments/prng";
 import type { Environment } from "@/server/environments/types";
+import { NearDuplicateIndex, shingleHashes } from "./near-duplicates";
 import { redactPii, PII_TYPES } from "./pii";
 import type { DatasetRecord } from "./records";
 import type { PipelineStepReport } from "./snapshot";
@@ -73,50 +74,44 @@ export function qualityFilter(records: readonly DatasetRecord[], minQuality: num
   return { records: out, details: { droppedLowQuality: records.length - out.length } };
 }
 
-function shingles(text: string): Set<string> {
-  const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  const out = new Set<string>();
-  for (let i = 0; i + 3 <= words.length; i++) out.add(words.slice(i, i + 3).join(" "));
-  return out;
-}
-
-export function jaccard(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  let inter = 0;
-  for (const x of a) if (b.has(x)) inter++;
-  return inter / (a.size + b.size - inter);
-}
-
 /**
  * Exact duplicates: same content apart from the id. Near duplicates: same kind and behaviour (steps'
  * states and actions, or task attributes) with texts whose 3-word-shingle Jaccard similarity reaches
  * the threshold (texts under five words only count as equal when identical). The lowest id is kept.
+ * Near-duplicates are found through MinHash + LSH buckets (near-duplicates.ts), so a record is compared
+ * only with kept records of its own behaviour that share a bucket: ~linear in the records.
  */
 export function deduplicate(records: readonly DatasetRecord[], threshold: number) {
   const sorted = [...records].sort((a, b) => (a.id < b.id ? -1 : 1));
   const seen = new Set<string>();
-  const kept: { r: DatasetRecord; shape: string; sh: Set<string>; words: number }[] = [];
+  const shapes = new Map<string, number>();
+  const index = new NearDuplicateIndex(threshold);
+  const kept: DatasetRecord[] = [];
   let exact = 0;
   let near = 0;
   for (const r of sorted) {
-    const { id: _id, ...content } = r;
-    const key = canonicalJson(content);
+    const { id: _id, text, ...rest } = r;
+    // Everything but the text, canonical; with the text it is the record's content apart from its id.
+    const restJson = canonicalJson(rest);
+    const key = `${restJson}\u0000${text}`;
     if (seen.has(key)) {
       exact++;
       continue;
     }
     seen.add(key);
-    const { text: _t, ...rest } = content as typeof content & { text: string };
-    const shape = canonicalJson("steps" in rest ? { kind: r.kind, steps: (rest as { steps: { key: string; action: string }[] }).steps.map((s) => [s.key, s.action]) } : rest);
-    const sh = shingles(r.text);
-    const words = r.text.split(/\s+/).filter(Boolean).length;
-    if (words >= 5 && kept.some((k) => k.shape === shape && k.words >= 5 && jaccard(k.sh, sh) >= threshold)) {
-      near++;
-      continue;
+    const words = text.split(/\s+/).filter(Boolean).length;
+    if (words >= 5) {
+      const shape = "steps" in rest ? canonicalJson({ kind: r.kind, steps: rest.steps.map((s) => [s.key, s.action]) }) : restJson;
+      let group = shapes.get(shape);
+      if (group === undefined) shapes.set(shape, (group = shapes.size));
+      if (index.admit(group, shingleHashes(text))) {
+        near++;
+        continue;
+      }
     }
-    kept.push({ r, shape, sh, words });
+    kept.push(r);
   }
-  return { records: kept.map((k) => k.r), details: { exactDuplicates: exact, nearDuplicates: near } };
+  return { records: kept, details: { exactDuplicates: exact, nearDuplicates: near } };
 }
 
 export function anonymize(records: readonly DatasetRecord[]) {

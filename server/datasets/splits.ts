@@ -26,9 +26,8 @@ export function stratifiedSplit(records: readonly DatasetRecord[], shares: Split
     const order = [0, 1, 2].sort((a, b) => exact[b]! - counts[b]! - (exact[a]! - counts[a]!) || a - b);
     for (let k = 0; counts.reduce((a, b) => a + b, 0) < n; k++) counts[order[k]!]!++;
     const [t, v] = counts as [number, number, number];
-    out.train.push(...ids.slice(0, t));
-    out.validation.push(...ids.slice(t, t + v));
-    out.test.push(...ids.slice(t + v));
+    // Element by element: spreading a stratum of 150k+ ids into push overflows the call stack.
+    ids.forEach((id, i) => (i < t ? out.train : i < t + v ? out.validation : out.test).push(id));
     out.strata[name] = { train: t, validation: v, test: n - t - v };
   }
   return out;

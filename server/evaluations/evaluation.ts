@@ -16,7 +16,10 @@ import { imitationItems } from "@/server/trainers/supervised/examples";
 import type { Policy } from "@/server/trainers/policy";
 import { policyDigest } from "@/server/trainers/policy-resource";
 import { deriveMetrics, type MetricRow, type ProtocolResults, type Score } from "./metrics";
-import { checkFamilyConfig, CODE_REVISION, dataResolver, DESK, DESK_DOMAIN_NAMES, DISTRIBUTION, heldOutSet, heldOutSize, parentFor, storedPolicy, yieldToEventLoop, ZDataSource, ZFamilyConfig } from "./setup";
+import { meanInterval, proportionInterval } from "@/server/trainers/evaluation/intervals";
+import { welchTTest } from "@/server/trainers/evaluation/ab-test";
+import { CONFIDENCE, heldOutIntervals, pairedDifferenceCi, rateCi, scoreWithCi, type Ci, type ScoreCi } from "./score-intervals";
+import { checkFamilyConfig, CODE_REVISION, dataResolver, DESK, DESK_DOMAIN_NAMES, DISTRIBUTION, heldOutSet, heldOutSize, parentFor, storedPolicy, TRAINING_VALIDATION, yieldToEventLoop, ZDataSource, ZFamilyConfig } from "./setup";
 
 export const PROTOCOLS = ["held-out", "k-fold", "temporal", "domain-transfer", "few-shot", "adversarial"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -61,7 +64,8 @@ export type EvaluationReport = ProtocolResults & {
   subject: { label: string; policyKind: string; policyDigest: string };
   data: { id: string; digest: string; records: number };
   metrics: MetricRow[];
-  adversarial: { noise: number; flip: number; clean: Score; perturbed: Score; drop: number } | null;
+  /** `dropCi`: the paired t interval of clean − perturbed reward over the same tasks. */
+  adversarial: { noise: number; flip: number; clean: ScoreCi; perturbed: ScoreCi; drop: number; dropCi: Ci } | null;
 };
 
 export type Progress = (fraction: number, note: string) => Promise<void>;
@@ -115,7 +119,7 @@ export async function runEvaluation(database: Database, r: EvaluationRequest, pr
   };
 
   const init = (d: LoadedData, seed: string): FamilyRunInit | null =>
-    subject.kind === "family" ? { family: subject.family, config: subject.config, parent: parentFor(subject.family), environment: DESK, distribution: DISTRIBUTION, seed, data: d, heldOut: set, codeRevision: CODE_REVISION } : null;
+    subject.kind === "family" ? { family: subject.family, config: subject.config, parent: parentFor(subject.family), environment: DESK, distribution: DISTRIBUTION, seed, data: d, heldOut: null, validation: TRAINING_VALIDATION, codeRevision: CODE_REVISION } : null;
 
   let policy: Policy;
   let learningCurve: EvaluationReport["learningCurve"] = null;
@@ -147,10 +151,10 @@ export async function runEvaluation(database: Database, r: EvaluationRequest, pr
     await yieldToEventLoop();
     if (p === "held-out") {
       const e = evaluatePolicy(DESK, policy, set);
-      report.heldOutResult = { ...score(e), outcomeRate: e.outcomeRate, protectedCases: e.protectedCases, protectedPassed: e.protectedPassed, byFamily: Object.entries(e.byFamily).map(([family, v]) => ({ family, ...v })) };
+      report.heldOutResult = { ...scoreWithCi(e), ...heldOutIntervals(e), outcomeRate: e.outcomeRate, protectedCases: e.protectedCases, protectedPassed: e.protectedPassed, byFamily: Object.entries(e.byFamily).map(([family, v]) => ({ family, ...v, ci: rateCi(v.passed, v.cases) })) };
     } else if (p === "k-fold") {
       const cv = await crossValidate({ ...main!, seed: `${r.seed}/k-fold` }, demos, r.folds, updates);
-      report.kFold = { k: r.folds, folds: cv.folds.map((accuracy, i) => ({ fold: i + 1, accuracy })), mean: cv.mean, sd: cv.sd };
+      report.kFold = { k: r.folds, folds: cv.folds.map((accuracy, i) => ({ fold: i + 1, accuracy })), mean: cv.mean, sd: cv.sd, ci: meanInterval(cv.folds, CONFIDENCE).ci };
       await tick(r.folds * updates, "k-fold cross-validation");
     } else if (p === "temporal") {
       report.temporal = await temporalValidation({ ...main!, seed: `${r.seed}/temporal` }, demos, r.trainShare, updates);
@@ -162,7 +166,10 @@ export async function runEvaluation(database: Database, r: EvaluationRequest, pr
     } else {
       if (policy.kind !== "softmax-linear") throw badInput("protocols", "adversarial perturbation acts on dense features: it needs a softmax-linear policy");
       const a = adversarial(DESK, policy, set, { ...r.adversarial, seed: r.seed });
-      report.adversarial = { ...r.adversarial, ...a };
+      const n = a.paired.perturbed.length;
+      const perturbed: ScoreCi = { ...a.perturbed, n, meanRewardCi: meanInterval(a.paired.perturbed, CONFIDENCE).ci, successRateCi: proportionInterval(a.paired.perturbedSuccesses, n, CONFIDENCE).ci };
+      const gain = pairedDifferenceCi(a.paired.clean, a.paired.perturbed);
+      report.adversarial = { ...r.adversarial, clean: scoreWithCi(a.cleanEvaluation), perturbed, drop: a.drop, dropCi: [-gain[1], -gain[0]] };
     }
     await tick(1, `${p} done`);
   }
@@ -182,9 +189,13 @@ async function domainTransfer(r: EvaluationRequest, policy: Policy, data: Loaded
     trainedOn = `${sourceOnly.records.length} ${r.transferSource} demonstrations`;
   }
   const size = Math.max(20, Math.round(r.heldOutSize / 3));
-  const scores = DESK_DOMAIN_NAMES.map((d) => ({ domain: d, ...score(evaluatePolicy(DESK, p, lockHeldOutSet(DESK, deskDomainDistribution(DISTRIBUTION, d), size, `transfer-${d}`))) }));
+  const evaluations = DESK_DOMAIN_NAMES.map((d) => ({ domain: d, e: evaluatePolicy(DESK, p, lockHeldOutSet(DESK, deskDomainDistribution(DISTRIBUTION, d), size, `transfer-${d}`)) }));
+  const scores = evaluations.map(({ domain, e }) => ({ domain, ...scoreWithCi(e) }));
   const base = scores.find((s) => s.domain === r.transferSource)!.meanReward;
-  return { source: r.transferSource, trainedOn, domains: scores.map((s) => ({ ...s, gap: base - s.meanReward })) };
+  const rewards = (own: boolean) => evaluations.filter((x) => (x.domain === r.transferSource) === own).flatMap((x) => x.e.perTask.map((t) => t.reward));
+  // The gap's interval: source-domain tasks against the other domains' tasks (independent sets).
+  const gapCi = welchTTest(rewards(false), rewards(true), CONFIDENCE).ci;
+  return { source: r.transferSource, trainedOn, domains: scores.map((s) => ({ ...s, gap: base - s.meanReward })), gapCi };
 }
 
 /** Plain SGD on a few demonstrations of one domain, query accuracy after each step, and what the other domains kept. */

@@ -11,7 +11,7 @@ import { deskDomainOfTask, DESK_DOMAIN_NAMES } from "@/server/environments/suppo
 import { deskExpert } from "@/server/environments/support-desk/expert";
 import { badInput } from "@/server/errors";
 import { collectDemonstrations } from "@/server/trainers/data-sources";
-import { lockHeldOutSet, type HeldOutSet } from "@/server/trainers/evaluate";
+import { lockHeldOutSet, lockValidationSet, type HeldOutSet } from "@/server/trainers/evaluate";
 import type { FamilyName, LoadedData } from "@/server/trainers/family";
 import { familyConfigProblems, familyOf } from "@/server/trainers/families";
 import { FAMILY_NAMES } from "@/server/trainers/family";
@@ -53,6 +53,9 @@ export const heldOutSize = z.number().int().min(20, "heldOutSize must be ≥ 20"
 export function heldOutSet(size: number, label = "evaluation"): HeldOutSet {
   return lockHeldOutSet(DESK, DISTRIBUTION, size, label);
 }
+
+/** What a family trained inside an evaluation monitors with (online rollback): a split apart from the tasks it is scored on. */
+export const TRAINING_VALIDATION = lockValidationSet(DESK, DISTRIBUTION, 100, "evaluation");
 
 /**
  * Refuses a family the evaluation cannot score (it must make a policy) or whose config is invalid,

@@ -1,5 +1,6 @@
 // The gate API's routes, each with who may call it (declared once: http.ts enforces it, the route matrix
 // test reads it) and what it does. The work lives in one module per concern beside this file.
+import { isLearner, LOCKED_SET_REFUSAL } from "@/lib/auth/exam-access";
 import { DomainError } from "@/server/errors";
 import type { GateCall, GateRoute } from "./access";
 import { bindCandidate, BIND_FIELDS } from "./bind";
@@ -48,6 +49,7 @@ export const GATE_API_ROUTES: readonly GateRoute[] = [
       const withExpected = call.holds("policy:write") || call.holds("canary:verify");
       const found = await readDataset(call.database.db, id, withExpected);
       if (!found) throw notFound("dataset_id", `published dataset ${id.slice(0, 200)}`);
+      if (found.dataset.kind === "held_out" && isLearner(call.holds)) throw new DomainError("FORBIDDEN", `dataset_id: ${LOCKED_SET_REFUSAL}`, "dataset_id");
       return { status: 200, body: { ...datasetView(found.dataset), expected_included: withExpected, cases: found.cases } };
     },
   },

@@ -5,6 +5,7 @@ import { datasetsRouter } from "./datasets/_router";
 import { feedbackRouter } from "./feedback/_router";
 import { learningRouter } from "./learning/_router";
 import { trainersRouter } from "./trainers/_router";
+import { sweepsRouter } from "./sweeps/_router";
 import { evaluationsRouter } from "./evaluations/_router";
 import { systemRouter } from "./system/_router";
 import { authRouter } from "./auth/_router";
@@ -30,6 +31,7 @@ export const appRouter = createTRPCRouter({
   feedback: feedbackRouter,
   learning: learningRouter,
   trainers: trainersRouter,
+  sweeps: sweepsRouter,
   candidates: candidatesRouter,
   registries: registriesRouter,
   evaluations: evaluationsRouter,

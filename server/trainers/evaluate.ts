@@ -9,6 +9,11 @@ import { actingPolicy, assertPolicyFits, withEpsilon, type Policy } from "./poli
 
 /** Task seeds of held-out sets start with this; training seeds never do (see trainingTaskSeed). */
 export const HELD_OUT_NAMESPACE = "held-out";
+/**
+ * Task seeds of a trainer's own validation split: the learner selects, monitors and plots on these, never
+ * on the locked held-out set (the gate's exam), which it knows only by its pin.
+ */
+export const VALIDATION_NAMESPACE = "validation";
 
 export type HeldOutSet = {
   environment: { id: string; specDigest: string };
@@ -25,13 +30,39 @@ export type HeldOutSet = {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyEnvironment = Environment<any, any>;
 
+/** What a learner may know of the exam: its name, digest and size — never its tasks. */
+export type HeldOutPin = { id: string; digest: Digest; caseCount: number };
+
+export function pinOf(set: HeldOutSet): HeldOutPin {
+  return { id: set.label, digest: set.digest, caseCount: set.seeds.length };
+}
+
+/** True when any of the set's tasks lies in the locked namespace: a set no learner may evaluate on. */
+export function isLockedSet(set: Pick<HeldOutSet, "seeds">): boolean {
+  return set.seeds.some((s) => s === HELD_OUT_NAMESPACE || s.startsWith(`${HELD_OUT_NAMESPACE}/`));
+}
+
 /** Locks `count` tasks of a distribution: a published version by name, or a derived distribution (e.g. one domain). */
 export function lockHeldOutSet(env: AnyEnvironment, distribution: string | TaskDistribution, count: number, label = "gate"): HeldOutSet {
+  return lockTaskSet(env, distribution, count, HELD_OUT_NAMESPACE, label);
+}
+
+/** A trainer's validation split: `count` tasks of the distribution under the validation namespace. */
+export function lockValidationSet(env: AnyEnvironment, distribution: string | TaskDistribution, count: number, label = "train"): HeldOutSet {
+  return lockTaskSet(env, distribution, count, VALIDATION_NAMESPACE, label);
+}
+
+/** The exam's pin, for a learner's stage 1: the locked set is built here and only its digest leaves. */
+export function lockedSetPin(env: AnyEnvironment, distribution: string | TaskDistribution, count: number, label = "gate"): HeldOutPin {
+  return pinOf(lockHeldOutSet(env, distribution, count, label));
+}
+
+function lockTaskSet(env: AnyEnvironment, distribution: string | TaskDistribution, count: number, namespace: string, label: string): HeldOutSet {
   const dist = typeof distribution === "string" ? env.distributions.find((d) => d.version === distribution) : distribution;
   if (!dist) throw new Error(`${env.id} has no task distribution ${distribution as string}`);
   if (dist.environment !== env.id) throw new Error(`distribution ${dist.version} belongs to ${dist.environment}, not ${env.id}`);
   if (!Number.isInteger(count) || count < 1) throw new Error("a held-out set needs a positive whole number of tasks");
-  const seeds = Array.from({ length: count }, (_, i) => `${HELD_OUT_NAMESPACE}/${label}/${i}`);
+  const seeds = Array.from({ length: count }, (_, i) => `${namespace}/${label}/${i}`);
   const body = {
     environment: { id: env.id, specDigest: env.specDigest },
     distribution: { environment: dist.environment, version: dist.version, digest: dist.digest },

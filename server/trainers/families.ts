@@ -11,6 +11,7 @@ import { CLUSTERS_RESOURCE_TYPE, clustersResource, patternDiscoveryFamily, type 
 import { reptileFamily } from "./advanced/reptile";
 import { continualFamily } from "./continual/continual";
 import { onlineFamily } from "./continual/online";
+import { isLockedSet } from "./evaluate";
 import { FAMILY_NAMES, type CandidateResource, type FamilyContext, type FamilyDefinition, type FamilyName, type FamilySession, type FamilyUpdate, type ResourceKind } from "./family";
 import { behaviourCloningFamily } from "./imitation/behaviour-cloning";
 import { maxentIrlFamily } from "./imitation/maxent-irl";
@@ -97,7 +98,24 @@ export type FamilyRunInit = FamilyContext & {
 
 export type StartedFamily = { family: FamilyName; session: FamilySession; facts: Stage1Facts; init: FamilyRunInit };
 
-export function startFamily(init: FamilyRunInit, state?: unknown): StartedFamily {
+/**
+ * Refuses a context that would hand the learner the exam: a validation split drawn from the locked
+ * held-out namespace. The exam itself is kept to its pin.
+ */
+function learnerContext<C extends FamilyContext>(init: C): C {
+  if (init.validation && isLockedSet(init.validation)) throw new LockedSetRefused(`validation: a trainer never reads the locked held-out set (${init.validation.label}); give it a split of its own (lockValidationSet)`);
+  // Only the pin's three fields travel on, whatever object was given.
+  const h = init.heldOut;
+  return { ...init, heldOut: h ? { id: h.id, digest: h.digest, caseCount: h.caseCount } : null };
+}
+
+/** A learner asked for the locked held-out set. */
+export class LockedSetRefused extends Error {
+  override readonly name = "LockedSetRefused";
+}
+
+export function startFamily(input: FamilyRunInit, state?: unknown): StartedFamily {
+  const init = learnerContext(input);
   const def = familyOf(init.family);
   if (!CODE_REVISION.test(init.codeRevision)) throw new Error(`codeRevision must be a commit hash (7–64 lowercase hex), got "${init.codeRevision}"`);
   const config = parseFamilyConfig(init.family, init.config) as Record<string, unknown>;
@@ -115,7 +133,7 @@ export function startFamily(init: FamilyRunInit, state?: unknown): StartedFamily
     taskDistribution: { environment: dist.environment, version: dist.version, digest: dist.digest },
     data: {
       training: def.reads.length && init.data ? { id: init.data.id, digest: init.data.digest, kind: "dataset-snapshot" } : distributionDataRef(dist),
-      heldOut: init.heldOut ? { id: init.heldOut.label, digest: init.heldOut.digest, caseCount: init.heldOut.seeds.length } : null,
+      heldOut: init.heldOut,
     },
     codeRevision: init.codeRevision,
     expectedEvidence: expectedEvidenceFor(init.environment, def.spanFamilies, init.retryBudget ?? 0),

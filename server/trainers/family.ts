@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { DatasetRecord, RecordKind } from "@/server/datasets/records";
 import type { Digest } from "@/server/digest";
 import type { Environment, TaskDistribution } from "@/server/environments/types";
-import type { HeldOutSet } from "./evaluate";
+import type { HeldOutPin, HeldOutSet } from "./evaluate";
 import { assertPolicyFits, type Policy, type PolicyKind, type SoftmaxLinearPolicy } from "./policy";
 import { toPolicyResource } from "./policy-resource";
 
@@ -47,8 +47,13 @@ export type FamilyContext = {
   seed: string;
   /** The training snapshot, for families that read one. */
   data: LoadedData | null;
-  /** The locked held-out set the gate will judge on (some families also monitor with it). */
-  heldOut: HeldOutSet | null;
+  /**
+   * The locked held-out set the gate will judge on, known by its pin only: a learner never reads the exam's
+   * tasks or expected answers (stage 1 pins it).
+   */
+  heldOut: HeldOutPin | null;
+  /** The trainer's own validation split (validation namespace): what families select, monitor and plot on. */
+  validation?: HeldOutSet | null;
 };
 
 export type FamilyUpdate = { update: number; finished: boolean; figures: Record<string, number>; note?: string };

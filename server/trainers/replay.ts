@@ -41,7 +41,7 @@ export class ReplayBuffer {
       this.#position = state.position;
       this.#size = state.size;
       this.#maxPriority = state.maxPriority;
-      this.#items.push(...state.transitions.map((t) => ({ ...t })));
+      for (const t of state.transitions) this.#items.push({ ...t });
       if (this.#tree && state.tree) this.#tree.set(state.tree);
     }
   }

@@ -1,6 +1,7 @@
 // Everything a run needs besides its own row, resolved from pinned references: the environment and task
-// distribution, the locked held-out set, the training snapshot (re-verified against its digest) and the
-// exact parent resource (store resources id + version, checked against the digest the run recorded).
+// distribution, the pin of the locked held-out set (its digest only: the learner never holds the exam's
+// tasks), the trainer's own validation split, the training snapshot (re-verified against its digest) and
+// the exact parent resource (store resources id + version, checked against the digest the run recorded).
 import type { Database } from "@/server/db/client";
 import { loadSnapshot } from "@/server/datasets/snapshot";
 import { environments } from "@/server/environments/registry";
@@ -8,7 +9,7 @@ import type { TaskDistribution } from "@/server/environments/types";
 import { DomainError } from "@/server/errors";
 import type { LightningStore } from "@/server/store";
 import { pinnedDigest } from "@/server/store/resources";
-import { lockHeldOutSet, type HeldOutSet } from "@/server/trainers/evaluate";
+import { lockedSetPin, lockValidationSet, type HeldOutPin, type HeldOutSet } from "@/server/trainers/evaluate";
 import { familyOf } from "@/server/trainers/families";
 import type { AnyEnvironment, FamilyName, LoadedData } from "@/server/trainers/family";
 import type { CandidateResource } from "@/server/trainers/family";
@@ -29,7 +30,10 @@ export const entryName = (resourceType: string) => (resourceType === "lightgate_
 export type RunContext = {
   environment: AnyEnvironment;
   distribution: TaskDistribution;
-  heldOut: HeldOutSet;
+  /** The exam the gate judges on, by pin. */
+  heldOut: HeldOutPin;
+  /** What the worker evaluates every update (and the parent) on, and families monitor with. */
+  validation: HeldOutSet;
   data: LoadedData | null;
   /** The parent resource itself (a policy, a prompt template, task clusters). */
   parent: unknown;
@@ -83,6 +87,11 @@ export async function ensureInitialParent(store: LightningStore, env: AnyEnviron
   return { resourcesId: id, version: u.version, digest: pinned!.digest };
 }
 
+/** Every run of a distribution validates on the same split (runs and sweep configs stay comparable). */
+export function trainingValidationSet(environment: AnyEnvironment, distribution: TaskDistribution, cases: number): HeldOutSet {
+  return lockValidationSet(environment, distribution, cases, "train");
+}
+
 export type RunPins = { environment: string; distribution: string; heldOutCases: number; dataSnapshotDigest: string | null; parentResourcesId: string; parentVersion: number; parentDigest: string };
 
 export async function resolveRunContext(database: Database, store: LightningStore, run: RunPins): Promise<RunContext> {
@@ -93,7 +102,8 @@ export async function resolveRunContext(database: Database, store: LightningStor
   return {
     environment,
     distribution,
-    heldOut: lockHeldOutSet(environment, distribution, run.heldOutCases, "gate"),
+    heldOut: lockedSetPin(environment, distribution, run.heldOutCases, "gate"),
+    validation: trainingValidationSet(environment, distribution, run.heldOutCases),
     data: data ? { id: data.id, digest: data.digest, records: data.records } : null,
     parent,
     parentRef,

@@ -12,7 +12,7 @@ import { currentEntries } from "@/server/receipts/registries";
 import { latestOf } from "@/server/receipts/versions";
 import { DEFAULT_REWARD_WEIGHTS } from "@/server/environments/types";
 import type { LightningStore } from "@/server/store";
-import type { HeldOutSet } from "@/server/trainers/evaluate";
+import type { HeldOutPin } from "@/server/trainers/evaluate";
 import type { CandidateResource } from "@/server/trainers/family";
 import { stage1Receipt, type Stage1Facts } from "@/server/trainers/stage1";
 import { APP_VERSION } from "@/server/version";
@@ -28,17 +28,17 @@ export type PublishInput = {
   facts: Stage1Facts;
   candidate: CandidateResource;
   parent: ParentRef;
-  heldOut: HeldOutSet;
+  heldOut: HeldOutPin;
   actor: AuditActor;
 };
 
 /** An evaluator name for an agent with none registered: the gate will refuse it, saying it is not in the registry. */
-export function evaluatorFor(environment: string, heldOut: HeldOutSet): EvaluatorRef {
+export function evaluatorFor(environment: string, heldOut: HeldOutPin): EvaluatorRef {
   return { id: `${environment}-held-out`, version: "1", digest: digestOf({ heldOut: heldOut.digest, weights: DEFAULT_REWARD_WEIGHTS }) };
 }
 
 /** The evaluator stage 1 pins: the agent's current registry record — the one the gate resolves — when there is one. */
-export async function pinnedEvaluator(db: Db, agent: string, environment: string, heldOut: HeldOutSet): Promise<EvaluatorRef> {
+export async function pinnedEvaluator(db: Db, agent: string, environment: string, heldOut: HeldOutPin): Promise<EvaluatorRef> {
   const registered = latestOf(await currentEntries(db, agent), "evaluator");
   return registered ? { id: registered.name, version: registered.version, digest: registered.digest } : evaluatorFor(environment, heldOut);
 }

@@ -1,5 +1,5 @@
 // What the training pages read: runs with progress, ETA and the two separate signals — "active" (updates are
-// arriving) and "making useful progress" (the policy beats its exact parent on the locked held-out set and
+// arriving) and "making useful progress" (the policy beats its exact parent on the validation split and
 // is not falling) — and one run in full: curves, evidence so far, events, candidates.
 import type { Database } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
@@ -25,12 +25,12 @@ export function runHealth(run: Pick<RunRow, "status" | "updatesDone" | "updatesT
   const remaining = run.updatesTotal - run.updatesDone;
   const etaSeconds = run.status === "running" && secondsPerUpdate !== null ? Math.round(remaining * secondsPerUpdate) : null;
   const held = recent.flatMap((m) => (m.heldOutReward === null ? [] : [m.heldOutReward]));
-  if (held.length < 2 || run.parentHeldOutReward === null) return { active, usefulProgress: null, progressNote: "not enough held-out evaluations yet", etaSeconds, secondsPerUpdate };
+  if (held.length < 2 || run.parentHeldOutReward === null) return { active, usefulProgress: null, progressNote: "not enough validation evaluations yet", etaSeconds, secondsPerUpdate };
   const latest = held.at(-1)!;
   const beatsParent = latest > run.parentHeldOutReward;
   const falling = latest < Math.max(...held) - 0.05;
   const usefulProgress = beatsParent && !falling && run.status !== "paused" && run.status !== "failed";
-  const vs = `${latest.toFixed(3)} on the locked held-out set vs the parent's ${run.parentHeldOutReward.toFixed(3)}`;
+  const vs = `${latest.toFixed(3)} on the validation split vs the parent's ${run.parentHeldOutReward.toFixed(3)}`;
   return { active, usefulProgress, progressNote: falling ? `falling: ${vs}` : vs, etaSeconds, secondsPerUpdate };
 }
 

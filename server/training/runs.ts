@@ -2,14 +2,14 @@
 // run as queued), pause, resume and stop. Workers (worker.ts) do the work; these only move the status, in a
 // transaction with its audit row. A worker holding the run sees the change at its next control check.
 import { AUDIT_LOCK, appendAudit, type AuditActor } from "@/server/audit/audit-log";
-import type { Database } from "@/server/db/client";
+import type { Database, Tx } from "@/server/db/client";
 import { canonicalJson, newId } from "@/server/digest";
 import { DomainError } from "@/server/errors";
 import type { LightningStore } from "@/server/store";
 import { familyConfigProblems, familyOf, parseFamilyConfig, startFamily } from "@/server/trainers/families";
 import type { FamilyName } from "@/server/trainers/family";
 import { codeRevision } from "./code-revision";
-import { ensureInitialParent, environmentOf, loadParent, resolveRunContext } from "./context";
+import { ensureInitialParent, environmentOf, loadParent, resolveRunContext, type ParentRef, type RunPins } from "./context";
 
 export const RUN_STATUSES = ["queued", "running", "paused", "finished", "failed"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -35,7 +35,14 @@ export type StartRunInput = {
 
 const runLock = (id: string) => `training-run:${id}`;
 
-export async function startRun(database: Database, store: LightningStore, input: StartRunInput, actor: AuditActor) {
+/** A run checked and pinned, ready to be recorded (inside the caller's transaction, with others if need be). */
+export type PreparedRun = { input: StartRunInput; config: unknown; pins: RunPins; snapshotId: string | null; revision: string; parentRef: ParentRef };
+
+/**
+ * Checks everything a worker will need — the family's config, the data it reads, the exact parent, a dry
+ * start of the family — and pins it; nothing is written but the environment's initial parent, once.
+ */
+export async function prepareRun(database: Database, store: LightningStore, input: StartRunInput): Promise<PreparedRun> {
   const problems = familyConfigProblems(input.family, input.config);
   if (problems.length) {
     const field = `config.${problems[0]!.split(":")[0]}`;
@@ -52,7 +59,7 @@ export async function startRun(database: Database, store: LightningStore, input:
   }
   const env = environmentOf(input.environment);
   const parentRef = input.parent ? (await loadParent(store, input.parent)).parentRef : await ensureInitialParent(store, env, input.family);
-  const pins = {
+  const pins: RunPins = {
     environment: input.environment,
     distribution: input.distribution,
     heldOutCases: input.heldOutCases,
@@ -71,33 +78,39 @@ export async function startRun(database: Database, store: LightningStore, input:
     const field = /parent/i.test(message) ? "parent" : /snapshot|records/i.test(message) ? "dataSnapshotId" : "config";
     throw new DomainError("BAD_REQUEST", `${field}: ${message}`, field);
   }
-  return database.transaction(
-    async (tx) => {
-      const run = await tx.trainingRun.create({
-        data: {
-          id: newId("run"),
-          agent: input.agent,
-          family: input.family,
-          config: canonicalJson(config),
-          seed: input.seed,
-          ...pins,
-          dataSnapshotId: snapshot?.id ?? null,
-          codeRevision: revision,
-          continual: input.continual,
-          candidateEvery: input.candidateEvery ?? input.updates,
-          checkpointEvery: input.checkpointEvery,
-          retryBudget: input.retryBudget,
-          updatesTotal: input.updates,
-          status: "queued",
-          startedById: actor.id,
-        },
-      });
-      await tx.trainingEvent.create({ data: { id: newId("tev"), runId: run.id, kind: "queued", message: `${actor.name} started ${input.family} on ${input.environment}/${input.distribution} from ${parentRef.resourcesId} v${parentRef.version}` } });
-      await appendAudit(tx, { actor, action: "training.start", target: { type: "training_run", id: run.id }, after: { family: run.family, config, parent: parentRef, seed: run.seed, updates: run.updatesTotal } });
-      return run;
+  return { input, config, pins, snapshotId: snapshot?.id ?? null, revision, parentRef };
+}
+
+/** Records a prepared run as queued, with its first event and audit row, in the caller's transaction (holding AUDIT_LOCK). */
+export async function insertRun(tx: Tx, p: PreparedRun, actor: AuditActor) {
+  const { input, config, pins, parentRef } = p;
+  const run = await tx.trainingRun.create({
+    data: {
+      id: newId("run"),
+      agent: input.agent,
+      family: input.family,
+      config: canonicalJson(config),
+      seed: input.seed,
+      ...pins,
+      dataSnapshotId: p.snapshotId,
+      codeRevision: p.revision,
+      continual: input.continual,
+      candidateEvery: input.candidateEvery ?? input.updates,
+      checkpointEvery: input.checkpointEvery,
+      retryBudget: input.retryBudget,
+      updatesTotal: input.updates,
+      status: "queued",
+      startedById: actor.id,
     },
-    { locks: [AUDIT_LOCK] },
-  );
+  });
+  await tx.trainingEvent.create({ data: { id: newId("tev"), runId: run.id, kind: "queued", message: `${actor.name} started ${input.family} on ${input.environment}/${input.distribution} from ${parentRef.resourcesId} v${parentRef.version}` } });
+  await appendAudit(tx, { actor, action: "training.start", target: { type: "training_run", id: run.id }, after: { family: run.family, config, parent: parentRef, seed: run.seed, updates: run.updatesTotal } });
+  return run;
+}
+
+export async function startRun(database: Database, store: LightningStore, input: StartRunInput, actor: AuditActor) {
+  const prepared = await prepareRun(database, store, input);
+  return database.transaction((tx) => insertRun(tx, prepared, actor), { locks: [AUDIT_LOCK] });
 }
 
 type Transition = { from: readonly RunStatus[]; to: RunStatus; verb: string; action: string };

@@ -2,6 +2,7 @@
 // restores it from its last checkpoint, and executes it update by update: collect (through the store for
 // PPO/Q-learning, in-process otherwise), learn, record the update's metrics, checkpoint every N updates,
 // publish candidates, and — for continual runs — pause itself when the gate's stop conditions say so.
+// Its curve is the trainer's validation split: the locked held-out set is the gate's to read, not the learner's.
 // Between updates and while waiting on runners it re-reads the run, so pause/stop act within a poll.
 import { hostname } from "node:os";
 import type { AuditActor } from "@/server/audit/audit-log";
@@ -125,10 +126,11 @@ export class TrainerWorker {
 
   async #execute(run: RunRow): Promise<void> {
     const ctx = await resolveRunContext(this.database, this.store, run);
-    const init = { environment: ctx.environment, distribution: ctx.distribution, seed: run.seed, data: ctx.data, heldOut: ctx.heldOut, family: run.family as FamilyName, config: JSON.parse(run.config), parent: ctx.parent, codeRevision: run.codeRevision, retryBudget: run.retryBudget };
+    const init = { environment: ctx.environment, distribution: ctx.distribution, seed: run.seed, data: ctx.data, heldOut: ctx.heldOut, validation: ctx.validation, family: run.family as FamilyName, config: JSON.parse(run.config), parent: ctx.parent, codeRevision: run.codeRevision, retryBudget: run.retryBudget };
     const last = await this.#db.trainingCheckpoint.findFirst({ where: { runId: run.id }, orderBy: { update: "desc" } });
     const session = openSession({ runId: run.id, store: this.store, init, checkpoint: last ? JSON.parse(last.state) : undefined });
-    const parentEval = isPolicy(ctx.parent) ? evaluatePolicy(ctx.environment, ctx.parent, ctx.heldOut) : null;
+    // The parent and every update are measured on the trainer's validation split, never on the exam.
+    const parentEval = isPolicy(ctx.parent) ? evaluatePolicy(ctx.environment, ctx.parent, ctx.validation) : null;
     // Anything recorded after the checkpoint is re-done: drop those metrics so the curve never shows both.
     await this.#db.trainingMetric.deleteMany({ where: { runId: run.id, update: { gt: session.updates } } });
     await this.#db.trainingRun.update({
@@ -147,7 +149,7 @@ export class TrainerWorker {
       const step = await session.step(keepGoing);
       if (!step) return this.#release(run.id, session);
       rollups.push(...step.rollups);
-      const evaluation = evaluateCandidate(init, session.candidate(), ctx.heldOut);
+      const evaluation = evaluateCandidate(init, session.candidate(), ctx.validation);
       await this.#recordUpdate(run, step, evaluation);
       if (session.updates % run.checkpointEvery === 0) await this.#checkpoint(run.id, session);
       const due = run.continual && session.updates % run.candidateEvery === 0 && session.updates < run.updatesTotal && !session.finished;

@@ -7,7 +7,7 @@ import { deskDomainDistribution, deskDomainOfTask, type DeskDomain } from "@/ser
 import { deskExpert } from "@/server/environments/support-desk/expert";
 import { ZStage1 } from "@/server/gate/receipt/stage1";
 import { collectDemonstrations } from "@/server/trainers/data-sources";
-import { evaluatePolicy, lockHeldOutSet, type HeldOutSet } from "@/server/trainers/evaluate";
+import { evaluatePolicy, lockHeldOutSet, lockValidationSet, pinOf, type HeldOutSet } from "@/server/trainers/evaluate";
 import type { FamilyName, LoadedData } from "@/server/trainers/family";
 import { checkpointFamily, continueFamily, restoreFamily, runFamily, startFamily, type FamilyRunResult } from "@/server/trainers/families";
 import { initialPolicy, type Policy, type SoftmaxLinearPolicy } from "@/server/trainers/policy";
@@ -16,6 +16,8 @@ import { stage1Receipt } from "@/server/trainers/stage1";
 export const desk = createSupportDesk();
 export const V2 = findDistribution("v2");
 export const GATE = lockHeldOutSet(desk, "v2", 300, "gate");
+/** The trainers' own validation split (what online learning monitors): never the exam above. */
+export const VALIDATION = lockValidationSet(desk, "v2", 200, "families");
 export const UNIFORM = initialPolicy("softmax-linear", desk) as SoftmaxLinearPolicy;
 export const CODE_REVISION = "3f2a9c1d0b7e";
 
@@ -37,7 +39,8 @@ export function domainDemos(domain: DeskDomain, count: number, seed: string, sta
   return collectDemonstrations(desk, [{ id: "expert", policyFor: (t) => deskExpert(t, slip) }], { distribution: deskDomainDistribution(V2, domain), count, seed, domainOf: deskDomainOfTask, startAt });
 }
 
-export type RunSpec = { family: FamilyName; config?: unknown; parent?: unknown; data?: LoadedData | null; updates: number; seed?: string; heldOut?: HeldOutSet | null; distribution?: typeof V2 };
+/** `heldOut` is the exam the stage 1 pins (the learner gets its pin only); `validation` what the family may read. */
+export type RunSpec = { family: FamilyName; config?: unknown; parent?: unknown; data?: LoadedData | null; updates: number; seed?: string; heldOut?: HeldOutSet | null; validation?: HeldOutSet | null; distribution?: typeof V2 };
 
 export function runInit(s: RunSpec) {
   return {
@@ -48,7 +51,8 @@ export function runInit(s: RunSpec) {
     distribution: s.distribution ?? V2,
     seed: s.seed ?? "seed-1",
     data: s.data ?? null,
-    heldOut: s.heldOut === undefined ? GATE : s.heldOut,
+    heldOut: s.heldOut === null ? null : pinOf(s.heldOut ?? GATE),
+    validation: s.validation === undefined ? VALIDATION : s.validation,
     codeRevision: CODE_REVISION,
   };
 }
@@ -88,7 +92,7 @@ export async function resumeDigests(s: RunSpec): Promise<[string, string]> {
   await continueFamily(first, s.updates);
   const saved = JSON.parse(JSON.stringify(checkpointFamily(first)));
   const i = runInit(s);
-  const resumed = restoreFamily(saved, { environment: i.environment, distribution: i.distribution, seed: "ignored", data: i.data, heldOut: i.heldOut });
+  const resumed = restoreFamily(saved, { environment: i.environment, distribution: i.distribution, seed: "ignored", data: i.data, heldOut: i.heldOut, validation: i.validation });
   const rest = await continueFamily(resumed, s.updates);
   return [straight.candidate.digest, rest.candidate.digest];
 }

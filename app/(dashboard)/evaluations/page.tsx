@@ -19,7 +19,7 @@ export default async function EvaluationsPage() {
     <>
       <PageHeader
         title="Evaluations"
-        description="Evaluation protocols run on a family config or a stored policy, and A/B tests of two training configurations with Welch's t test."
+        description="Evaluation protocols run on a family config or a stored policy, and A/B tests of two training configurations (Welch's t test or Mann–Whitney, Holm-adjusted over the metrics, with prospective power)."
         actions={
           canRun && (
             <>

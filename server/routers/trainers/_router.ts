@@ -1,4 +1,5 @@
 import { createTRPCRouter } from "@/server/trpc";
+import { compareRunsRoute } from "./compare-runs";
 import { getRunRoute } from "./get-run";
 import { listRunsRoute } from "./list-runs";
 import { pauseRunRoute } from "./pause-run";
@@ -6,4 +7,4 @@ import { resumeRunRoute } from "./resume-run";
 import { startRunRoute } from "./start-run";
 import { stopRunRoute } from "./stop-run";
 
-export const trainersRouter = createTRPCRouter({ startRun: startRunRoute, pauseRun: pauseRunRoute, resumeRun: resumeRunRoute, stopRun: stopRunRoute, listRuns: listRunsRoute, getRun: getRunRoute });
+export const trainersRouter = createTRPCRouter({ startRun: startRunRoute, pauseRun: pauseRunRoute, resumeRun: resumeRunRoute, stopRun: stopRunRoute, listRuns: listRunsRoute, getRun: getRunRoute, compareRuns: compareRunsRoute });

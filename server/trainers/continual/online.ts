@@ -3,9 +3,10 @@
 // 5-star or 1-star rating is, a 3 is not; a correction is) — and is queued only above the confidence
 // threshold. Every `batchSize` queued items are applied together: approved interactions are imitated,
 // corrections and mapped suggestions are labels, anchored to the last accepted weights (forgetting
-// protection). After each batch the monitor (the locked held-out set) compares new and accepted
-// weights: a drop beyond the tolerance yields a rollback proposal for the gate and the learner keeps
-// the accepted weights; otherwise the new weights become a new candidate. Nothing edits a default.
+// protection). After each batch the monitor — the trainer's own validation split, never the gate's locked
+// held-out set — compares new and accepted weights: a drop beyond the tolerance yields a rollback proposal
+// for the gate and the learner keeps the accepted weights; otherwise the new weights become a new
+// candidate. Nothing edits a default.
 import { z } from "zod";
 import type { Feedback, Interaction } from "@/server/datasets/records";
 import { actionIndexer, featuresOf, policyCandidate, requireRecords, withWeights, type AnyEnvironment, type FamilySession, type FamilyStart, softmaxFamily } from "../family";
@@ -63,7 +64,7 @@ export class OnlineLearner {
   readonly #s: OnlineState;
 
   constructor(env: AnyEnvironment, parent: SoftmaxLinearPolicy, cfg: OnlineConfig, seed: string, monitor: HeldOutSet | null, state?: OnlineState) {
-    if (cfg.rollback.enabled && !monitor) throw new Error("online learning with rollback monitors the locked held-out set: give it one (or disable rollback)");
+    if (cfg.rollback.enabled && !monitor) throw new Error("online learning with rollback monitors the trainer's validation split: give it one (or disable rollback)");
     this.#env = env;
     this.#parent = parent;
     this.#cfg = cfg;
@@ -159,7 +160,7 @@ export class OnlineLearner {
     if (cfg.rollback.enabled) {
       s.acceptedScore ??= this.#score(s.accepted);
       const after = this.#score(next);
-      decision = decideAfterUpdate({ accepted, candidate, before: s.acceptedScore, after, tolerance: cfg.rollback.tolerance, metric: "held-out mean reward" });
+      decision = decideAfterUpdate({ accepted, candidate, before: s.acceptedScore, after, tolerance: cfg.rollback.tolerance, metric: "validation mean reward" });
       if (decision.action === "new-candidate") s.acceptedScore = after;
     } else {
       decision = { action: "new-candidate", candidate, parent: accepted, before: NaN, after: NaN, reason: "rollback monitoring disabled" };
@@ -187,9 +188,9 @@ class OnlineSession implements FamilySession {
 
   constructor(init: FamilyStart<OnlineConfig, SoftmaxLinearPolicy>, state?: OnlineSessionState) {
     this.#cfg = init.config;
-    this.#learner = new OnlineLearner(init.environment, init.parent, init.config, init.seed, init.heldOut, state?.learner);
+    this.#learner = new OnlineLearner(init.environment, init.parent, init.config, init.seed, init.validation ?? null, state?.learner);
     for (const i of requireRecords("online", init.data, "interaction")) this.#learner.recordInteraction(i);
-    this.#feedback = [...requireRecords("online", init.data, "feedback")].sort((a, b) => a.givenAt.localeCompare(b.givenAt) || (a.id < b.id ? -1 : 1));
+    this.#feedback = [...requireRecords("online", init.data, "feedback")].sort((a, b) => (a.givenAt < b.givenAt ? -1 : a.givenAt > b.givenAt ? 1 : a.id < b.id ? -1 : 1));
     this.#position = state?.position ?? 0;
     this.#updates = state?.updates ?? 0;
   }

@@ -13,3 +13,7 @@ export const tCdf = (t: number, dof: number): number => jStat.studentt.cdf(t, do
 export const tQuantile = (p: number, dof: number): number => jStat.studentt.inv(p, dof);
 /** Noncentral t CDF (statistical power of a t test). */
 export const noncentralTCdf = (t: number, dof: number, ncp: number): number => jStat.noncentralt.cdf(t, dof, ncp);
+/** Beta quantile (Clopper–Pearson intervals). */
+export const betaQuantile = (p: number, a: number, b: number): number => jStat.beta.inv(p, a, b);
+/** Chi-square quantile (the interval of a standard deviation). */
+export const chiSquareQuantile = (p: number, dof: number): number => jStat.chisquare.inv(p, dof);

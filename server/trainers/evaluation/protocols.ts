@@ -107,14 +107,17 @@ export function adversarial(env: AnyEnvironment, policy: Policy, set: HeldOutSet
       inner.probabilities({ features: x, key: obs.key }, out);
     },
   };
-  let reward = 0;
+  const rewards: number[] = [];
   let success = 0;
   for (const seed of set.seeds) {
     const task = env.sampleTask(dist, seed);
     const ep = simulateEpisode(env, perturbed, task, { episodeKey: `adv/${seed}`, seed: streamSeed("eval", seed), options: set.options });
-    reward += weightedReward(ep.totals, DEFAULT_REWARD_WEIGHTS);
+    rewards.push(weightedReward(ep.totals, DEFAULT_REWARD_WEIGHTS));
     if (ep.outcomeReached && ep.protected?.pass !== false) success++;
   }
   const n = set.seeds.length;
-  return { clean: { meanReward: clean.meanReward, successRate: clean.successRate }, perturbed: { meanReward: reward / n, successRate: success / n }, drop: clean.meanReward - reward / n };
+  const reward = rewards.reduce((a, b) => a + b, 0);
+  // Per task, clean and perturbed (same order): the paired data for an interval of the drop.
+  const paired = { clean: clean.perTask.map((t) => t.reward), perturbed: rewards, perturbedSuccesses: success };
+  return { clean: { meanReward: clean.meanReward, successRate: clean.successRate }, perturbed: { meanReward: reward / n, successRate: success / n }, drop: clean.meanReward - reward / n, cleanEvaluation: clean, paired };
 }

@@ -53,7 +53,10 @@ const DAY = 86_400_000;
 /** Weight of one piece of feedback: credibility × 0.5^(age / half-life), each when enabled. */
 export function feedbackWeights(feedback: readonly Feedback[], cfg: Pick<FeedbackConfig, "credibilityWeighting" | "recencyWeighting">): Map<string, number> {
   const times = feedback.map((f) => Date.parse(f.givenAt));
-  const asOf = cfg.recencyWeighting.asOf ? Date.parse(cfg.recencyWeighting.asOf) : Math.max(...times);
+  // A loop, not Math.max(...times): spreading 150k+ arguments overflows the call stack (RangeError).
+  let newest = -Infinity;
+  for (const t of times) if (t > newest) newest = t;
+  const asOf = cfg.recencyWeighting.asOf ? Date.parse(cfg.recencyWeighting.asOf) : newest;
   const out = new Map<string, number>();
   feedback.forEach((f, i) => {
     let w = cfg.credibilityWeighting ? f.credibility : 1;
@@ -94,7 +97,14 @@ export function feedbackItems(env: AnyEnvironment, parent: SoftmaxLinearPolicy, 
     if (!i) throw new Error(`${where} refers to interaction ${id}, which is not in the snapshot`);
     return i;
   };
-  const stepsOf = (i: Interaction): Steps => ({ xs: i.steps.map((s, k) => featuresOf(env, s.features, `interaction ${i.id} step ${k}`)), ys: i.steps.map((s) => indexOf(s.action)) });
+  // One feature matrix per interaction, shared by every item that reads it (a million feedback records
+  // name far fewer interactions: copying the features per item would not fit in memory).
+  const steps = new Map<string, Steps>();
+  const stepsOf = (i: Interaction): Steps => {
+    let s = steps.get(i.id);
+    if (!s) steps.set(i.id, (s = { xs: i.steps.map((st, k) => featuresOf(env, st.features, `interaction ${i.id} step ${k}`)), ys: i.steps.map((st) => indexOf(st.action)) }));
+    return s;
+  };
   const weights = feedbackWeights(feedback, cfg);
   const items: Item[] = [];
   const ratings = aggregateRatings(feedback, weights, cfg.ratingMidpoint);
@@ -121,7 +131,7 @@ export function feedbackItems(env: AnyEnvironment, parent: SoftmaxLinearPolicy, 
       const i = get(f.interactionId, `feedback ${f.id}`);
       const step = i.steps[f.correction.step];
       if (!step) throw new Error(`feedback ${f.id} corrects step ${f.correction.step}, but interaction ${i.id} has ${i.steps.length} steps`);
-      items.push({ kind: "ce", x: featuresOf(env, step.features, `interaction ${i.id}`), y: indexOf(f.correction.action), w: w * cfg.correctionWeight, group: f.interactionId });
+      items.push({ kind: "ce", x: stepsOf(i).xs[f.correction.step]!, y: indexOf(f.correction.action), w: w * cfg.correctionWeight, group: f.interactionId });
       corrections++;
     }
   }

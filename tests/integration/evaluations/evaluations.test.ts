@@ -34,18 +34,24 @@ describeEachDialect("evaluations and A/B tests over tRPC", (dialect) => {
     expect(m.welch.pValue).toBeLessThan(0.01);
     expect(m.welch.ci[0]).toBeGreaterThan(0.3);
     expect(m.a.n).toBe(4);
-    expect(m.powerSentence).toMatch(/^n = 4 per arm; power 0\.80 to detect a difference of ≥ \d\.\d{3} in held-out mean reward \(d ≥ \d\.\d\d\) at α = 0\.05/);
+    expect(m.powerSentence).toMatch(/^n = 4 per arm; against a difference of 0\.050 in held-out mean reward \(d = \d+\.\d\d at the spread seen, sd 0\.\d{3}\): power \d\.\d\d here, 80 % needs \d+ runs per arm/);
+    // Two metrics compared: significance on Holm-adjusted p.
+    expect(m.comparedMetrics).toBe(2);
+    expect(m.adjustedP).toBeGreaterThanOrEqual(m.decision.pValue);
     expect(job.headline).toMatch(/^significant: Δ \+0\.\d{3}/);
     expect(r.metrics.map((x) => x.key)).toEqual(["mean-reward", "success-rate"]);
   });
 
   it("two identical configurations show no significant difference", async () => {
-    const { id } = await callerAs(database, "trainer").evaluations.startAbTest({ a: DEFAULT, b: { ...DEFAULT, name: "default again" }, seeds: 6, heldOutSize: 100 });
+    const { id } = await callerAs(database, "trainer").evaluations.startAbTest({ a: DEFAULT, b: { ...DEFAULT, name: "default again" }, seeds: 6, heldOutSize: 100, test: "mann-whitney" });
     const job = await finished(id);
     const m = (job.result as AbTestReport).metrics[0]!;
     expect(job.status).toBe("succeeded");
     expect(m.a.values).not.toEqual(m.b.values);
     expect(m.significant).toBe(false);
+    expect(m.decision).toMatchObject({ test: "mann-whitney" });
+    expect(m.decision.ci![0]).toBeLessThan(0);
+    expect(m.decision.ci![1]).toBeGreaterThan(0);
     expect(m.welch.ci[0]).toBeLessThan(0);
     expect(m.welch.ci[1]).toBeGreaterThan(0);
     expect(job.headline).toMatch(/^no significant difference/);
@@ -64,7 +70,17 @@ describeEachDialect("evaluations and A/B tests over tRPC", (dialect) => {
     const r = job.result as EvaluationReport;
     const byKey = Object.fromEntries(r.metrics.map((m) => [m.key, m]));
     expect(byKey["success-rate"]!.value).toBeGreaterThan(0.5);
-    expect(byKey["stability"]!.basis).toBe("spread of accuracy over 3 folds");
+    // Single-policy figures carry 95 % intervals over the tasks (exact binomial for the rate, t for the reward).
+    const h = r.heldOutResult!;
+    expect(byKey["success-rate"]!.ci).toEqual(h.successRateCi);
+    expect(h.successRateCi[0]).toBeLessThan(h.successRate);
+    expect(h.successRateCi[1]).toBeGreaterThan(h.successRate);
+    expect(h.meanRewardCi[0]).toBeLessThan(h.meanReward);
+    expect(h.meanRewardCi[1] - h.meanRewardCi[0]).toBeLessThan(0.5);
+    expect(byKey["success-rate"]!.display).toMatch(/^\d+\.\d % \(95 % CI \d+\.\d % … \d+\.\d %\)$/);
+    expect(r.kFold!.ci[0]).toBeLessThanOrEqual(r.kFold!.mean);
+    expect(r.domainTransfer!.gapCi[0]).toBeLessThan(byKey["generalization"]!.value!);
+    expect(byKey["stability"]!.basis).toBe("spread of accuracy over 3 folds; χ² interval of an SD");
     expect(byKey["generalization"]!.value).toBeGreaterThan(0.2); // trained on self-serve only, it does worse elsewhere
     expect(r.kFold!.folds).toHaveLength(3);
     expect(r.domainTransfer!.domains.map((d) => d.domain)).toEqual(["self-serve", "incident", "protected"]);

@@ -1,10 +1,9 @@
-import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { storeFor } from "@/server/store";
 import { listFamilies } from "@/server/trainers/families";
 import { FAMILY_NAMES } from "@/server/trainers/family";
 import { TrainerWorker } from "@/server/training/worker";
-import { callerAs } from "../../helpers/caller";
+import { callerAs, refusal } from "../../helpers/caller";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 
 // One option per family that its schema refuses, and the field the 4xx must name.
@@ -24,14 +23,6 @@ const BAD: Record<(typeof FAMILY_NAMES)[number], [Record<string, unknown>, strin
   "prompt-optimization": [{ beamWidth: 0 }, "config.beamWidth"],
 };
 
-async function refusal(p: Promise<unknown>) {
-  const e = await p.then(
-    () => null,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(TRPCError);
-  return e as TRPCError & { cause?: { field?: string } };
-}
 
 describeEachDialect("trainers router", (dialect) => {
   let database: TestDatabase;

@@ -39,9 +39,15 @@ describe("the evaluation report's metrics", () => {
 });
 
 describe("the A/B power sentence", () => {
-  it("states sample size, target power, the detectable difference in metric units and the observed power", () => {
-    const r = compareArms({ metric: "held-out mean reward", a: { name: "a", values: [1, 2, 3, 4] }, b: { name: "b", values: [2, 3, 4, 5] }, seed: "s", resamples: 200 });
-    expect(powerSentence(r)).toMatch(/^n = 4 per arm; power 0\.80 to detect a difference of ≥ \d\.\d{3} in held-out mean reward \(d ≥ 2\.\d\d\) at α = 0\.05; power against the observed difference: 0\.\d\d\.$/);
+  it("states sample size, the chosen difference standardized by the spread seen, the power here and the runs per arm it needs", () => {
+    const r = compareArms({ metric: "held-out mean reward", a: { name: "a", values: [1, 2, 3, 4] }, b: { name: "b", values: [2, 3, 4, 5] }, effect: 1 });
+    expect(powerSentence(r)).toMatch(/^n = 4 per arm; against a difference of 1\.000 in held-out mean reward \(d = 0\.77 at the spread seen, sd 1\.291\): power 0\.\d\d here, 80 % needs 28 runs per arm; this test detects ≥ \d\.\d{3} with 80 % power at α = 0\.05\.$/);
+    expect(powerSentence(r)).not.toMatch(/observed/);
+  });
+
+  it("says when the runs did not vary (no spread to standardize by)", () => {
+    const r = compareArms({ metric: "m", a: { name: "a", values: [1, 1] }, b: { name: "b", values: [1, 1] }, effect: 0.1 });
+    expect(powerSentence(r)).toBe("n = 2 per arm; the runs did not vary (sd 0), so any difference shows: power 1 against 0.100 in m.");
   });
 });
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { deskDomainDistribution } from "@/server/environments/support-desk/domains";
-import { lockHeldOutSet } from "@/server/trainers/evaluate";
+import { lockHeldOutSet, pinOf } from "@/server/trainers/evaluate";
 import { adaptationSpeed, generalization, learningEfficiency, retention, stability, successRate } from "@/server/trainers/evaluation/metrics";
 import { adversarial, crossValidate, domainTransfer, fewShot, heldOut, kFolds, temporalValidation } from "@/server/trainers/evaluation/protocols";
 import type { SoftmaxLinearPolicy } from "@/server/trainers/policy";
 import { CODE_REVISION, GATE, UNIFORM, V2, desk, domainDemos, expertDemos, policyOf, run, snapshot } from "../../helpers/families";
 
 const demos = expertDemos(240, "protocols");
-const init = { family: "supervised" as const, config: {}, parent: UNIFORM, environment: desk, distribution: V2, seed: "proto", heldOut: GATE, codeRevision: CODE_REVISION };
+const init = { family: "supervised" as const, config: {}, parent: UNIFORM, environment: desk, distribution: V2, seed: "proto", heldOut: pinOf(GATE), codeRevision: CODE_REVISION };
 const trained = run({ family: "supervised", data: snapshot(demos), updates: 30 }).then((r) => policyOf(r) as SoftmaxLinearPolicy);
 
 describe("evaluation metrics", () => {

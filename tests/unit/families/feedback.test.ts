@@ -53,6 +53,16 @@ describe("feedback training", () => {
     expect(agg!.weight).toBeCloseTo(0.625, 12);
   });
 
+  it("weighs 160,000 feedback records (spread into Math.max, the newest time threw a RangeError past ~125k)", () => {
+    const base = { kind: "feedback" as const, interactionId: "i1", raterId: "r", credibility: 1, rating: 4, preferredOver: null, correction: null, suggestions: [] as string[], text: "" };
+    const many: Feedback[] = Array.from({ length: 160_000 }, (_, i) => ({ ...base, id: `f${i}`, givenAt: i === 123_456 ? "2026-04-01T00:00:00.000Z" : NOW }));
+    const w = feedbackWeights(many, feedbackConfigSchema.parse({}));
+    expect(w.size).toBe(160_000);
+    // Recency is measured from the newest record, wherever it sits.
+    expect(w.get("f123456")).toBe(1);
+    expect(w.get("f0")).toBeCloseTo(0.5 ** (31 / 14), 12);
+  });
+
   it("learns from preferences alone (DPO against the parent) and from corrections alone", async () => {
     const pairs = slippingInteractions(desk, V2, 500, 0.35, "pairs", 2);
     const prefs = simulatePreferences(pairs, { seed: "p", givenAt: NOW });

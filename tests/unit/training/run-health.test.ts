@@ -8,7 +8,7 @@ const run = (over: Partial<Parameters<typeof runHealth>[0]> = {}) => ({ status: 
 it("is active while updates arrive, and estimates the rest from the recent pace", () => {
   const h = runHealth(run(), [0.2, 0.25, 0.3].map((y, i) => ({ heldOutReward: y, at: at(4 - 2 * i) })), NOW);
   expect(h).toMatchObject({ active: true, usefulProgress: true, secondsPerUpdate: 2, etaSeconds: 40 });
-  expect(h.progressNote).toBe("0.300 on the locked held-out set vs the parent's 0.100");
+  expect(h.progressNote).toBe("0.300 on the validation split vs the parent's 0.100");
 });
 
 it("reports active apart from useful progress: busy but not beating the parent, or falling", () => {

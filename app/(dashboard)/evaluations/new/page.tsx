@@ -19,7 +19,7 @@ export default async function NewEvaluationPage({ searchParams }: { searchParams
         title={ab ? "New A/B test" : "New evaluation"}
         description={
           ab
-            ? "Two training configurations, each trained once per seed and scored on the same locked held-out tasks, compared with Welch's t test."
+            ? "Two training configurations, each trained once per seed and scored on the same evaluation tasks, compared with Welch's t test or Mann–Whitney, Holm-adjusted over the metrics, with the power a chosen difference needs."
             : "Run evaluation protocols on a family config (trained here) or on a stored policy."
         }
       />

@@ -1,0 +1,21 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { PageHeader } from "@/components/ui/page-header";
+import { NotAllowed } from "@/components/auth/not-allowed";
+import { SweepDetail } from "@/components/sweeps/sweep-detail";
+import { actorCan } from "@/server/auth/actor";
+import { requireActor } from "@/app/current-actor";
+
+export const metadata: Metadata = { title: "Sweep" };
+
+export default async function SweepPage({ params }: { params: Promise<{ id: string }> }) {
+  const actor = await requireActor();
+  if (!actorCan(actor, "dashboard:read")) return <NotAllowed scope="dashboard:read" />;
+  const { id } = await params;
+  return (
+    <>
+      <PageHeader eyebrow={<Link href="/training/sweeps" className="hover:text-ink">Sweeps</Link>} title={id} />
+      <SweepDetail id={id} />
+    </>
+  );
+}
