@@ -53,7 +53,7 @@ export function CanaryCard({ stage3, evidence }: { stage3: Stage3 | null; eviden
               inside boundary · ${s.boundary.costUsd.toFixed(2)}
             </Badge>
           </div>
-          <div className="max-h-80 overflow-y-auto" tabIndex={0} role="region" aria-label="canary outcomes">
+          <div className="relative max-h-80 overflow-y-auto" tabIndex={0} role="region" aria-label="canary outcomes">
             <table className="w-full text-sm" data-testid="canary-outcomes">
               <tbody>
                 {run.outcomes.map((o) => (

@@ -60,7 +60,7 @@ export function ProtectedCasesCard({ evidence }: { evidence: Evidence }) {
       ) : (
         <>
           <Filters families={protectedCases.families.map((f) => f.family)} {...{ family, setFamily, text, setText, onlyRegressed, setOnlyRegressed }} />
-          <div className="max-h-96 overflow-y-auto" tabIndex={0} role="region" aria-label="protected cases">
+          <div className="relative max-h-96 overflow-y-auto" tabIndex={0} role="region" aria-label="protected cases">
             <table className="w-full text-sm" data-testid="protected-cases">
               <thead className="text-xs text-ink-3">
                 <tr>

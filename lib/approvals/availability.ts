@@ -68,7 +68,8 @@ export function approvalAvailability(s: ApprovalSituation, viewer: Viewer): Avai
   const scope = STEP_SCOPES[step];
   const no = (code: BlockerCode, reason: string): Availability => ({ enabled: false, step, scope, code, reason });
   if (!viewer) return no("signed-out", "sign in to approve");
-  const checks = checksReason(s);
+  // A rejection fails check 7 itself: the rejection, not "check 7 failed", is then what blocks.
+  const checks = checksReason(s.decided?.decision === "reject" ? { ...s, open: s.open.filter((c) => c.check !== 7) } : s);
   if (checks) return no("checks", checks);
   if (s.decided) return no("decided", `the ${STEP_LABELS[step]} step of this receipt was ${s.decided.decision === "approve" ? "approved" : "rejected"} by ${s.decided.by} at ${s.decided.at}`);
   if (s.verdict !== "READY FOR APPROVAL") return no("verdict", `the verdict is ${s.verdict}; only READY FOR APPROVAL can be approved`);

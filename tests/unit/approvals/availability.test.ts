@@ -41,6 +41,9 @@ describe("approvalAvailability", () => {
     expect(approvalAvailability(ready, viewer)).toMatchObject({ code: "scope" });
     expect(approvalAvailability({ ...ready, excluded: ["rosa"] }, { ...approver, hasPasskey: false })).toMatchObject({ code: "duties" });
     expect(approvalAvailability(ready, { ...approver, hasPasskey: false })).toMatchObject({ code: "passkey", reason: expect.stringContaining("Settings → Security") });
+    // a rejection fails check 7 itself: the rejection is named, not "check 7 failed"
+    const rejected = { ...ready, verdict: "QUARANTINED", open: [{ check: 7, title: "Rollback tested and step approved", status: "fail" as const }], decided: { decision: "reject" as const, by: "Rosa Albers", at: "2026-03-02 18:00:00 UTC" } };
+    expect(approvalAvailability(rejected, approver)).toMatchObject({ code: "decided", reason: "the bounded canary step of this receipt was rejected by Rosa Albers at 2026-03-02 18:00:00 UTC" });
     // a release bot signs with its own key, not a passkey
     expect(approvalAvailability(ready, { id: "bot", grants: [{ role: "release_bot", agent: null }], kind: "service", hasPasskey: false })).toMatchObject({ enabled: true });
   });
