@@ -32,7 +32,8 @@ export function ApprovalPanel({ candidateId }: { candidateId: string }) {
         actions={<Badge tone={STATUS_TONE[panel.status]}>{panel.status}</Badge>}
       >
         <div className="space-y-3">
-          {panel.status !== "STALE" && <p className="text-sm text-ink-2">{panel.sentence}</p>}
+          {/* When checks block, the page's decision banner already says so; the reason below names them. */}
+          {(panel.availability.enabled || panel.availability.code !== "checks") && <p className="text-sm text-ink-2">{panel.sentence}</p>}
           <ApproveButton panel={panel} onDone={refresh} compact />
           <RejectForm panel={panel} onDone={refresh} />
         </div>

@@ -33,8 +33,11 @@ export function ChecksCard({ title, checks, testId }: { title: string; checks: C
                       <CheckStatusBadge status={c.status} />
                     </span>
                   </div>
-                  <div className="mt-0.5 break-words text-ink-2">{c.explanation}</div>
-                  {c.stale && <div className="mt-0.5 text-xs text-stale">was {c.stale.was} on the evidence it was computed on</div>}
+                  {c.stale ? (
+                    <div className="mt-0.5 text-stale">It said {c.stale.was} on evidence that predates the change named above; a gate re-run judges it again.</div>
+                  ) : (
+                    <div className="mt-0.5 break-words text-ink-2">{c.explanation}</div>
+                  )}
                   <div className="mt-0.5 text-[11px] text-ink-3 sm:hidden">computed {c.computedAt ? <Time at={c.computedAt} /> : "— no evidence"}</div>
                 </td>
                 <td className="hidden w-44 py-2 text-right sm:table-cell">

@@ -32,11 +32,12 @@ export type ApprovalSnapshot = {
 };
 
 export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candidateId: string, now: Date): Promise<ApprovalSnapshot> {
-  const state = await source.load(db, candidateId);
+  const state = await source.load(db, candidateId, now);
   if (!state) throw new DomainError("NOT_FOUND", `candidateId: no candidate ${candidateId}`, "candidateId");
   const { chain, candidate: c } = state;
-  const receipt = receiptView(chain);
-  const report = evaluateGate({ receipt, policy: state.policy, currentVersions: state.currentVersions, now });
+  const judged = state.judged?.now.getTime() === now.getTime() ? state.judged : null;
+  const receipt = judged?.receipt ?? receiptView(chain);
+  const report = judged?.report ?? evaluateGate({ receipt, policy: state.policy, currentVersions: state.currentVersions, now });
   const step = report.step;
   const target = approvalTarget(chain, step);
   const authority = receipt.stage1.approvers[step];

@@ -5,6 +5,8 @@ import type { Db, Tx } from "@/server/db/client";
 import type { GatePolicy } from "@/server/gate/policy";
 import type { LinkContent, SealedLink } from "@/server/gate/receipt/seal";
 import type { VersionSet } from "@/server/gate/versions";
+import type { GateReport } from "@/server/gate/gate";
+import type { Receipt } from "@/server/gate/receipt/view";
 
 export type CandidateFacts = {
   id: string;
@@ -17,11 +19,18 @@ export type CandidateFacts = {
   trainingRunId: string | null;
 };
 
-export type ReceiptState = { candidate: CandidateFacts; chain: SealedLink[]; policy: GatePolicy; currentVersions: VersionSet };
+export type ReceiptState = {
+  candidate: CandidateFacts;
+  chain: SealedLink[];
+  policy: GatePolicy;
+  currentVersions: VersionSet;
+  /** The chain already parsed and judged at `now`, when the source did so (a 10,000-rollout stage 2 is not parsed twice). */
+  judged?: { receipt: Receipt; report: GateReport; now: Date };
+};
 
 export type ReceiptSource = {
-  /** The candidate, its sealed chain, the promotion policy and the versions in force now; null if unknown. */
-  load(db: Db | Tx, candidateId: string): Promise<ReceiptState | null>;
+  /** The candidate, its sealed chain, the promotion policy and the versions in force at `now`; null if unknown. */
+  load(db: Db | Tx, candidateId: string, now?: Date): Promise<ReceiptState | null>;
   /** Seals an approval link onto the stored chain inside `tx` (which holds the candidate's receipt lock). */
   sealApproval(tx: Tx, candidateId: string, content: LinkContent<"approval">, sealedAt: string): Promise<SealedLink>;
   /** Every candidate id of an agent (or all agents) with its verdict-relevant state, newest first. */

@@ -117,6 +117,8 @@ export type CandidateDetail = {
   pointers: { latestCandidate: string | null; approvedDefault: string | null };
 };
 
+const withNames = (sentence: string, names: ReadonlyMap<string, string>) => [...names].reduce((s, [id, name]) => s.split(id).join(name), sentence);
+
 const parentCandidate = (database: Database, c: CandidateRow) =>
   database.db.candidate.findUnique({ where: { resourcesId_version: { resourcesId: c.parentResourcesId, version: c.parentVersion } } });
 
@@ -130,9 +132,11 @@ export async function getCandidate(database: Database, id: string, now: Date = n
   const parentEvidence = parentStored?.report?.evidence;
   const approvals = receipt?.approvals ?? [];
   const names = await displayNames(database.db, approvals.map((a) => a.actor.id));
+  // People by name: check 7's sentence names its approver by id (the gate core knows no names).
+  const report = stored.report && { ...stored.report, checks: stored.report.checks.map((k) => (k.id === 7 ? { ...k, explanation: withNames(k.explanation, names) } : k)) };
   return {
     summary: summarize(stored),
-    report: stored.report,
+    report,
     verification: stored.verification,
     versions: stored.versions,
     policy: stored.policy,
