@@ -8,7 +8,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { expect as baseExpect, test, type Browser, type Page } from "@playwright/test";
-import { signInAs } from "./helpers/auth";
+import { DEMO_NAMES, signInAs } from "./helpers/auth";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210) + 2;
 const BASE = `http://localhost:${PORT}`;
@@ -118,7 +118,8 @@ test("the approver signs; a stale click is refused; after a re-run the approval 
   await page.getByTestId("sign-approve").click();
   await expect(page.getByTestId("approve-outcome")).toContainText(/Not approved: .*checks 1, 4 and 5 are stale \(evaluator changed/);
   await expect(page.getByTestId("approve-button")).toBeDisabled();
-  await expect(page.getByTestId("approve-disabled-reason")).toContainText("checks 1, 4 and 5 are stale");
+  await expect(page.getByTestId("approve-disabled-reason")).toContainText("check 4 is stale");
+  await expect(page.getByTestId("decision")).toContainText("checks 1, 4 and 5 are stale (evaluator changed");
   await shot(page, "3-stale-refused");
 
   // the gate re-runs against evaluator v4: the approver approves
@@ -129,21 +130,33 @@ test("the approver signs; a stale click is refused; after a re-run the approval 
   await page.getByTestId("sign-approve").click();
   await expect(page.getByTestId("approve-outcome")).toContainText("Signed and committed");
   await expect(page.getByTestId("approval-panel")).toContainText("PROMOTE TO BOUNDED CANARY");
+  // The button gives way to who approved it, when, and what comes next.
+  await expect(page.getByTestId("step-decided")).toContainText(`Approved by ${DEMO_NAMES.release_approver} at`);
+  await expect(page.getByTestId("step-decided")).toContainText("Next: the bounded canary runs inside its boundary");
+  await expect(page.getByTestId("approve-button")).toHaveCount(0);
   await shot(page, "4-approved");
 
   // evaluator v5: the evidence is stale again, and rollback is still allowed
   await bumpEvaluator(browser, "5");
   await page.reload();
-  await expect(page.getByTestId("stale-checks")).toContainText("check 4");
+  // Stale, said once, in its own colour — with what a re-run would redo.
+  await expect(page.getByTestId("verdict-text")).toHaveText("STALE");
+  await expect(page.getByTestId("decision")).toContainText("checks 1, 4 and 5 are stale (evaluator changed");
+  await expect(page.getByTestId("rerun-gate")).toContainText("runs the locked held-out gate again");
   const rollback = page.getByTestId("rollback-canary");
   await rollback.getByLabel("Reason (required, signed)").fill("evaluator v5 disagrees with the canary");
-  await rollback.getByRole("button", { name: /roll back/ }).click();
+  // Like an approval, a rollback is confirmed first: the pointer from → to and the digest to sign.
+  await rollback.getByRole("button", { name: "Review rollback" }).click();
+  await expect(page.getByTestId("rollback-confirm")).toContainText("canary: rs-");
+  await page.getByTestId("sign-rollback-canary").click();
   await expect(page.getByTestId("rollback-outcome")).toContainText("Rolled back");
   await shot(page, "5-rolled-back");
 
   await page.goto(`${BASE}/approvals`);
   const rows = page.getByTestId("decision-row");
   await expect(rows.first()).toContainText("rollback");
+  await expect(rows.first()).toContainText(`by ${DEMO_NAMES.release_approver}`);
+  await expect(page.getByTestId("decision-row").filter({ hasText: "Approved the bounded canary step" })).toHaveCount(1);
   await expect(page.getByText("Refused: Evidence went stale")).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/6-approvals-page.png`, fullPage: true });
 });

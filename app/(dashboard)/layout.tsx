@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { Sidebar } from "@/components/shell/sidebar";
+import { MobileNav, Sidebar } from "@/components/shell/sidebar";
 import { MeProvider } from "@/components/auth/me-provider";
 import { describeActor } from "@/server/auth/describe-actor";
 import { isPublicPath, PATH_HEADER, signInUrl } from "@/lib/auth/public-paths";
@@ -15,9 +15,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   if (!actor && !isPublicPath(path.split("?")[0] ?? "/")) redirect(signInUrl(path));
   return (
     <MeProvider initial={describeActor(actor)}>
-      <div className="flex min-h-screen">
+      <div className="min-h-screen nav:flex">
         <Sidebar />
-        <main className="min-w-0 flex-1 px-8 py-7">{children}</main>
+        <MobileNav />
+        <main className="min-w-0 flex-1 px-4 py-5 nav:px-8 nav:py-7">{children}</main>
       </div>
     </MeProvider>
   );

@@ -1,36 +1,19 @@
 "use client";
 
 // The approval panel of a candidate page: the step the verdict waits on, the button (or why it is
-// disabled), reject with a comment, and rollback of the agent's canary and approved default. It re-reads
-// the server every few seconds, so a version bumped elsewhere disables the button without a reload.
+// disabled, or who already decided and what comes next), reject with a comment, and rollback of the agent's
+// canary and approved default. It re-reads the server every few seconds, so a version bumped elsewhere
+// disables the button without a reload. Stale evidence is explained once, in the page's decision banner.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/react";
-import { Badge, type Tone } from "@/components/ui/badge";
+import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { Alert } from "@/components/ui/form";
 import { STEP_LABELS } from "@/lib/approvals/availability";
+import { STATUS_TONE } from "@/components/candidates/verdict";
 import { ApproveButton } from "./approve-button";
 import { RejectForm } from "./reject-form";
 import { RollbackCard } from "./rollback-card";
-import type { Panel } from "./types";
-
-export const VERDICT_TONE: Record<string, Tone> = { QUARANTINED: "fail", "READY FOR APPROVAL": "warn", "PROMOTE TO BOUNDED CANARY": "pass", "PROMOTE TO DEFAULT": "pass" };
-
-export function StaleList({ panel }: { panel: Panel }) {
-  if (!panel.stale.length) return null;
-  return (
-    <Alert tone="warn" testId="stale-checks">
-      <div className="font-medium">Evidence went stale since the gate ran:</div>
-      <ul className="mt-1 list-disc pl-5">
-        {panel.stale.map((s) => (
-          <li key={s.check}>
-            check {s.check}: {s.sentences.join("; ")}
-          </li>
-        ))}
-      </ul>
-    </Alert>
-  );
-}
 
 export function ApprovalPanel({ candidateId }: { candidateId: string }) {
   const trpc = useTRPC();
@@ -46,12 +29,12 @@ export function ApprovalPanel({ candidateId }: { candidateId: string }) {
       <Card
         title={`Approval: ${STEP_LABELS[panel.step]} step`}
         description="Approving signs the digest of exactly the receipt shown here with your passkey."
-        actions={<Badge tone={VERDICT_TONE[panel.verdict] ?? "neutral"}>{panel.verdict}</Badge>}
+        actions={<Badge tone={STATUS_TONE[panel.status]}>{panel.status}</Badge>}
       >
         <div className="space-y-3">
-          <p className="text-sm text-ink-2">{panel.sentence}</p>
-          <StaleList panel={panel} />
-          <ApproveButton panel={panel} onDone={refresh} />
+          {/* When checks block, the page's decision banner already says so; the reason below names them. */}
+          {(panel.availability.enabled || panel.availability.code !== "checks") && <p className="text-sm text-ink-2">{panel.sentence}</p>}
+          <ApproveButton panel={panel} onDone={refresh} compact />
           <RejectForm panel={panel} onDone={refresh} />
         </div>
       </Card>

@@ -1,7 +1,8 @@
 "use client";
 
-// /approvals: candidates awaiting a decision (each with its button or the reason it is disabled), rollback
-// of each agent's canary and approved default, and the recent decisions — refusals included.
+// /approvals, the approver's inbox, from the same sealed receipts the candidate pages judge: what needs your
+// signature, what waits on a gate re-run or on someone else, what is in each agent's bounded canary now,
+// rollback, and the recent decisions by name (refusals included).
 import Link from "next/link";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/react";
@@ -9,30 +10,96 @@ import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Alert } from "@/components/ui/form";
-import { relativeTime, shortDigest, signed } from "@/components/ui/format";
-import { STEP_LABELS } from "@/lib/approvals/availability";
+import { shortDigest, signed } from "@/components/ui/format";
+import { Time } from "@/components/ui/time";
+import { STEP_LABELS, staleSentence } from "@/lib/approvals/availability";
+import { STATUS_TONE } from "@/components/candidates/verdict";
 import { ApproveButton } from "./approve-button";
-import { StaleList, VERDICT_TONE } from "./approval-panel";
 import { RollbackCard } from "./rollback-card";
-import type { Decision } from "./types";
+import type { ApprovalsList, Decision, Panel } from "./types";
 
 const ACTION_TONE = { approve: "pass", reject: "fail", rollback: "accent", refused: "warn" } as const;
+const ACTION_WORD: Record<string, string> = { approve: "Approved", reject: "Rejected", rollback: "Rolled back", refused: "Refused" };
+
+function CandidateLine({ p }: { p: Panel }) {
+  return (
+    <div className="flex flex-wrap items-center gap-2 text-sm">
+      <Link href={`/candidates/${p.candidateId}`} className="font-medium break-all text-accent hover:underline">
+        {p.title}
+      </Link>
+      {p.label && <Badge>{p.label}</Badge>}
+      <Badge tone={STATUS_TONE[p.status]}>{p.status}</Badge>
+      <span className="text-ink-3">
+        {STEP_LABELS[p.step]} step{p.scoreGain !== null ? ` · gain ${signed(p.scoreGain)}` : ""}
+      </span>
+    </div>
+  );
+}
+
+function PanelList({ panels, testId, empty, children }: { panels: Panel[]; testId: string; empty: React.ReactNode; children: (p: Panel) => React.ReactNode }) {
+  if (!panels.length) return <p className="text-sm text-ink-3">{empty}</p>;
+  return (
+    <ul className="divide-y divide-line">
+      {panels.map((p) => (
+        <li key={p.candidateId} className="space-y-2 py-3 first:pt-0 last:pb-0" data-testid={testId}>
+          <CandidateLine p={p} />
+          {children(p)}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 function DecisionRow({ d }: { d: Decision }) {
-  const what = d.action === "rollback" ? `${d.pointerKind?.replace("_", " ")} → ${d.toResourcesId}` : `${d.step ? STEP_LABELS[d.step as "canary"] : ""} step of ${d.toResourcesId ?? d.candidateId}`;
+  const what = d.action === "rollback" ? `the ${d.pointerKind?.replace("_", " ")} → ${d.title}` : `the ${d.step ? STEP_LABELS[d.step as "canary"] : ""} step of ${d.title ?? d.candidateId}`;
   return (
-    <li className="py-2.5 text-sm" data-testid="decision-row">
-      <div className="flex flex-wrap items-center gap-2">
+    <li className="py-2.5 text-sm first:pt-0" data-testid="decision-row">
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
         <Badge tone={ACTION_TONE[d.action as keyof typeof ACTION_TONE] ?? "neutral"}>{d.action}</Badge>
-        <span className="text-ink">{what}</span>
+        <span className="min-w-0 break-words text-ink">
+          {ACTION_WORD[d.action] ?? d.action} {what}
+        </span>
+        {d.label && <Badge>{d.label}</Badge>}
         <span className="text-ink-3">
-          by {d.actorName} · {d.agent} · {relativeTime(d.at)}
+          by <b className="font-medium text-ink-2">{d.actorName}</b> · <Time at={d.at} />
         </span>
         {d.linkDigest && <span className="font-mono text-xs text-ink-3">link {shortDigest(d.linkDigest)}</span>}
       </div>
-      {d.refusal && <div className="mt-1 text-ink-2">Refused: {d.refusal}</div>}
-      {d.comment && <div className="mt-1 text-ink-2">“{d.comment}”</div>}
+      {d.refusal && <div className="mt-1 break-words text-ink-2">Refused: {d.refusal}</div>}
+      {d.comment && <div className="mt-1 break-words text-ink-2">“{d.comment}”</div>}
     </li>
+  );
+}
+
+function InCanary({ items }: { items: ApprovalsList["inCanary"] }) {
+  return (
+    <Card title="In the bounded canary now" description="What each agent's canary pointer names, since when and by whose approval.">
+      {items.length === 0 ? (
+        <p className="text-sm text-ink-3">No agent has a candidate in its bounded canary.</p>
+      ) : (
+        <ul className="divide-y divide-line" data-testid="in-canary">
+          {items.map((c) => (
+            <li key={c.agent} className="space-y-1 py-2.5 text-sm first:pt-0 last:pb-0">
+              <div className="flex flex-wrap items-center gap-2">
+                {c.candidateId ? (
+                  <Link href={`/candidates/${c.candidateId}`} className="font-medium break-all text-accent hover:underline">
+                    {c.title}
+                  </Link>
+                ) : (
+                  <span className="font-medium break-all">{c.title}</span>
+                )}
+                {c.label && <Badge>{c.label}</Badge>}
+                {c.status && <Badge tone={STATUS_TONE[c.status]}>{c.status}</Badge>}
+              </div>
+              <p className="text-ink-3">
+                since <Time at={c.since} /> · moved by {c.by}
+              </p>
+              <p className="break-words text-ink-2">{c.sentence}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
   );
 }
 
@@ -43,32 +110,26 @@ export function ApprovalsPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.approvals.pathKey() });
   if (q.error) return <Alert tone="fail">{q.error.message}</Alert>;
   if (!q.data) return <p className="text-sm text-ink-3">Loading…</p>;
-  const { pending, recent, rollback } = q.data;
+  const { needsYou, waitingOnRerun, awaitingOthers, inCanary, recent, rollback } = q.data;
   return (
     <div className="space-y-6">
-      <Card title="Awaiting a decision" description="Candidates whose only open check is an authorized, signed approval — or whose evidence went stale and needs a re-run.">
-        {pending.length === 0 ? (
-          <EmptyState title="Nothing awaits approval">A candidate appears here once checks 1–6 pass.</EmptyState>
-        ) : (
-          <ul className="divide-y divide-line">
-            {pending.map((p) => (
-              <li key={p.candidateId} className="space-y-2 py-3" data-testid="pending-approval">
-                <div className="flex flex-wrap items-center gap-2 text-sm">
-                  <Link href={`/candidates/${p.candidateId}`} className="font-medium text-accent hover:underline">
-                    {p.candidate.resourceId} v{p.candidate.version}
-                  </Link>
-                  <Badge tone={VERDICT_TONE[p.verdict] ?? "neutral"}>{p.verdict}</Badge>
-                  <span className="text-ink-3">
-                    {p.agent} · {STEP_LABELS[p.step]} step{p.scoreGain !== null ? ` · gain ${signed(p.scoreGain)}` : ""}
-                  </span>
-                </div>
-                <StaleList panel={p} />
-                <ApproveButton panel={p} onDone={refresh} />
-              </li>
-            ))}
-          </ul>
-        )}
+      <Card title={`Needs you (${needsYou.length})`} description="Candidates whose only open check is your signed approval.">
+        <PanelList panels={needsYou} testId="needs-you" empty="Nothing waits for your signature.">
+          {(p) => <ApproveButton panel={p} onDone={refresh} />}
+        </PanelList>
       </Card>
+      <InCanary items={inCanary} />
+      {(waitingOnRerun.length > 0 || awaitingOthers.length > 0) && (
+        <Card title="Waiting on something else" description="Stale evidence waits on a gate re-run; the rest on an approver holding the step's role.">
+          <PanelList panels={[...waitingOnRerun, ...awaitingOthers]} testId="awaiting-others" empty="">
+            {(p) => (
+              <p className="text-sm break-words text-ink-2" data-testid="awaiting-reason">
+                {p.status === "STALE" ? `${staleSentence(p.stale)}: a gate re-run comes first.` : !p.availability.enabled ? p.availability.reason : ""}
+              </p>
+            )}
+          </PanelList>
+        </Card>
+      )}
       {rollback.length > 0 && (
         <div className="grid gap-4 lg:grid-cols-2">
           {rollback.map((r) => (
@@ -76,9 +137,9 @@ export function ApprovalsPage() {
           ))}
         </div>
       )}
-      <Card title="Recent decisions" description="Signed approvals, rejections, rollbacks and refused attempts, newest first.">
+      <Card title="Recent decisions" description="Approvals and rejections sealed on receipts, rollbacks and refused attempts, newest first.">
         {recent.length === 0 ? (
-          <EmptyState title="No decisions yet" />
+          <EmptyState title="No decisions yet">A decision appears here when someone approves, rejects or rolls back — the same records the candidate pages show.</EmptyState>
         ) : (
           <ul className="divide-y divide-line">
             {recent.map((d) => (

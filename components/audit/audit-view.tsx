@@ -6,6 +6,7 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { CheckCircle2, CircleAlert } from "lucide-react";
 import { useTRPC } from "@/components/trpc/react";
 import { Card } from "@/components/ui/card";
+import { ScrollX } from "@/components/ui/scroll-x";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/form";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -69,7 +70,7 @@ export function AuditView() {
               </div>
             )}
             {verdict.data.head && (
-              <div className="mt-0.5 font-mono text-xs opacity-80">head #{verdict.data.head.seq} {verdict.data.head.hash}</div>
+              <div className="mt-0.5 font-mono text-xs break-all">head #{verdict.data.head.seq} {verdict.data.head.hash}</div>
             )}
           </div>
         </div>
@@ -77,53 +78,55 @@ export function AuditView() {
       <Card title="Events" description={`${total} rows, newest first. Each row's hash covers its content and the previous row's hash.`}>
         {pages.data && rows.length === 0 && <EmptyState title="The audit log is empty" />}
         {rows.length > 0 && (
-          <table className="w-full text-left text-sm" data-testid="audit-table">
-            <thead className="text-xs text-ink-3">
-              <tr className="border-b border-line">
-                <th className="py-2 pr-3 font-medium">#</th>
-                <th className="py-2 pr-3 font-medium">When</th>
-                <th className="py-2 pr-3 font-medium">Who</th>
-                <th className="py-2 pr-3 font-medium">Action</th>
-                <th className="py-2 pr-3 font-medium">Target</th>
-                <th className="py-2 font-medium">Hash</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <Fragment key={r.id}>
-                  <tr
-                    onClick={() => setOpen(open === r.id ? null : r.id)}
-                    className={`cursor-pointer border-b border-line align-top hover:bg-panel-2 ${r.seq === brokenSeq ? "bg-fail/10" : ""}`}
-                    data-testid="audit-row"
-                  >
-                    <td className="py-2 pr-3 tabular-nums text-ink-3">{r.seq}</td>
-                    <td className="py-2 pr-3 whitespace-nowrap text-ink-2">{r.at.toLocaleString()}</td>
-                    <td className="py-2 pr-3">
-                      <div className="text-ink">{r.actorName}</div>
-                      <div className="text-xs text-ink-3">{r.actorKind} · {roles(r.actorRoles)}</div>
-                    </td>
-                    <td className="py-2 pr-3"><Badge tone={r.seq === brokenSeq ? "fail" : "neutral"}>{r.action}</Badge></td>
-                    <td className="py-2 pr-3">
-                      <div className="font-mono text-xs text-ink-2">{r.targetType}:{r.targetId}</div>
-                      <div className="text-xs text-ink-3">{summary(r.after, r.before)}</div>
-                    </td>
-                    <td className="py-2 font-mono text-xs text-ink-3" title={`hash ${r.hash}\nprev ${r.prevHash}`}>{r.hash.slice(0, 12)}</td>
-                  </tr>
-                  {open === r.id && (
-                    <tr className="border-b border-line bg-panel-2/50">
-                      <td colSpan={6} className="px-3 py-3">
-                        <div className="grid gap-3 md:grid-cols-2">
-                          <pre className="overflow-x-auto rounded bg-panel p-2 text-xs text-ink-2"><b>before</b>{"\n"}{pretty(r.before)}</pre>
-                          <pre className="overflow-x-auto rounded bg-panel p-2 text-xs text-ink-2"><b>after</b>{"\n"}{pretty(r.after)}</pre>
-                        </div>
-                        <div className="mt-2 font-mono text-[11px] break-all text-ink-3">hash {r.hash} · prev {r.prevHash}</div>
+          <ScrollX label="audit events">
+            <table className="w-full text-left text-sm" data-testid="audit-table">
+              <thead className="text-xs text-ink-3">
+                <tr className="border-b border-line">
+                  <th className="py-2 pr-3 font-medium">#</th>
+                  <th className="py-2 pr-3 font-medium">When</th>
+                  <th className="py-2 pr-3 font-medium">Who</th>
+                  <th className="py-2 pr-3 font-medium">Action</th>
+                  <th className="py-2 pr-3 font-medium">Target</th>
+                  <th className="py-2 font-medium">Hash</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <Fragment key={r.id}>
+                    <tr
+                      onClick={() => setOpen(open === r.id ? null : r.id)}
+                      className={`cursor-pointer border-b border-line align-top hover:bg-panel-2 ${r.seq === brokenSeq ? "bg-fail/10" : ""}`}
+                      data-testid="audit-row"
+                    >
+                      <td className="py-2 pr-3 tabular-nums text-ink-3">{r.seq}</td>
+                      <td className="py-2 pr-3 whitespace-nowrap text-ink-2">{r.at.toLocaleString()}</td>
+                      <td className="py-2 pr-3">
+                        <div className="text-ink">{r.actorName}</div>
+                        <div className="text-xs text-ink-3">{r.actorKind} · {roles(r.actorRoles)}</div>
                       </td>
+                      <td className="py-2 pr-3"><Badge tone={r.seq === brokenSeq ? "fail" : "neutral"}>{r.action}</Badge></td>
+                      <td className="py-2 pr-3">
+                        <div className="font-mono text-xs text-ink-2">{r.targetType}:{r.targetId}</div>
+                        <div className="text-xs text-ink-3">{summary(r.after, r.before)}</div>
+                      </td>
+                      <td className="py-2 font-mono text-xs text-ink-3" title={`hash ${r.hash}\nprev ${r.prevHash}`}>{r.hash.slice(0, 12)}</td>
                     </tr>
-                  )}
-                </Fragment>
-              ))}
-            </tbody>
-          </table>
+                    {open === r.id && (
+                      <tr className="border-b border-line bg-panel-2/50">
+                        <td colSpan={6} className="px-3 py-3">
+                          <div className="grid gap-3 md:grid-cols-2">
+                            <pre className="overflow-x-auto rounded bg-panel p-2 text-xs text-ink-2"><b>before</b>{"\n"}{pretty(r.before)}</pre>
+                            <pre className="overflow-x-auto rounded bg-panel p-2 text-xs text-ink-2"><b>after</b>{"\n"}{pretty(r.after)}</pre>
+                          </div>
+                          <div className="mt-2 font-mono text-[11px] break-all text-ink-3">hash {r.hash} · prev {r.prevHash}</div>
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
+                ))}
+              </tbody>
+            </table>
+          </ScrollX>
         )}
         {pages.hasNextPage && (
           <div className="mt-3 flex justify-center">

@@ -4,7 +4,7 @@
 // confidence, or not at all), and the rollback test that loaded the exact parent in the same boundary.
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
-import { timestamp } from "@/components/ui/format";
+import { Time } from "@/components/ui/time";
 import type { CandidateDetail, GateReportView } from "./types";
 
 type Stage3 = NonNullable<CandidateDetail["stage3"]>;
@@ -33,8 +33,17 @@ export function CanaryCard({ stage3, evidence }: { stage3: Stage3 | null; eviden
   for (const [kind, tasks] of Object.entries(s.findings)) for (const t of tasks) finding.set(t, kind);
   return (
     <Card
+      id="canary"
       title="Bounded canary"
-      description={run ? `${s.verified} of ${s.tasks} tasks verified · ${run.environment} on ${run.modelServer} · ${timestamp(new Date(run.window.start))} → ${timestamp(new Date(run.window.end))}` : "No canary ran: unavailable."}
+      description={
+        run ? (
+          <>
+            {s.verified} of {s.tasks} tasks verified · {run.environment} on {run.modelServer} · <Time at={run.window.start} /> → <Time at={run.window.end} />
+          </>
+        ) : (
+          "No canary ran: unavailable."
+        )
+      }
     >
       {run && (
         <>
@@ -44,13 +53,13 @@ export function CanaryCard({ stage3, evidence }: { stage3: Stage3 | null; eviden
               inside boundary · ${s.boundary.costUsd.toFixed(2)}
             </Badge>
           </div>
-          <div className="max-h-80 overflow-y-auto">
+          <div className="relative max-h-80 overflow-y-auto" tabIndex={0} role="region" aria-label="canary outcomes">
             <table className="w-full text-sm" data-testid="canary-outcomes">
               <tbody>
                 {run.outcomes.map((o) => (
                   <tr key={o.taskId} className="border-t border-line align-top">
                     <td className="py-1 pr-2 font-mono text-xs whitespace-nowrap">{o.taskId}</td>
-                    <td className="py-1 pr-2 text-xs text-ink-2">{how(o)}</td>
+                    <td className="py-1 pr-2 text-xs break-words text-ink-2">{how(o)}</td>
                     <td className="py-1 text-right">
                       <Badge tone={FINDING_TONE[finding.get(o.taskId) ?? "unverified"]}>{finding.get(o.taskId) ?? "unverified"}</Badge>
                     </td>
@@ -69,7 +78,7 @@ export function RollbackCard({ stage3 }: { stage3: Stage3 | null }) {
   const t = stage3?.rollbackTest;
   const ok = t?.loaded && t.routedBack;
   return (
-    <Card title="Rollback test" description="The exact parent loaded in the same boundary, and routing shown to return to it.">
+    <Card id="rollback" title="Rollback test" description="The exact parent loaded in the same boundary, and routing shown to return to it.">
       {!t ? (
         <p className="text-sm text-unavailable">Not run: unavailable.</p>
       ) : (
@@ -77,7 +86,7 @@ export function RollbackCard({ stage3 }: { stage3: Stage3 | null }) {
           <Badge tone={ok ? "pass" : "fail"}>{ok ? "parent loaded, routing returned" : t.loaded ? "parent loaded, routing did not return" : "parent could not be loaded"}</Badge>
           <p className="text-ink-2">{t.detail}</p>
           <p className="text-xs text-ink-3">
-            {t.parent.resourceId} v{t.parent.version} in {t.environment} · {timestamp(new Date(t.checkedAt))}
+            {t.parent.resourceId} v{t.parent.version} in {t.environment} · <Time at={t.checkedAt} />
           </p>
         </div>
       )}

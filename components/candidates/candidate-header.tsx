@@ -1,14 +1,13 @@
 "use client";
 
-// The decision at a glance (verdict, its sentence, what blocks it), the freshness banner (data cutoff,
-// evaluator, parent, canary window, and anything that went stale), and the candidate beside its exact parent.
-import Link from "next/link";
-import { AlertTriangle, CheckCircle2, Clock, ShieldAlert } from "lucide-react";
-import { Card } from "@/components/ui/card";
-import { CopyId } from "@/components/ui/copy-id";
-import { signed, timestamp } from "@/components/ui/format";
-import { LockedGateSummary } from "./cases-card";
-import { OpenChecks, VERDICT_TONE, VerdictBadge } from "./verdict";
+// The decision at a glance (status, its sentence, what blocks it — stale evidence said once, with the
+// re-run) and the freshness line (fresh until when and why; data cutoff, evaluator, parent, canary window).
+import { AlertTriangle, CheckCircle2, Clock, History, ShieldAlert } from "lucide-react";
+import { Time } from "@/components/ui/time";
+import { signed } from "@/components/ui/format";
+import { staleSentence } from "@/lib/approvals/availability";
+import { RerunGate } from "./rerun-gate";
+import { STATUS_TONE, CheckStatusBadge } from "./verdict";
 import type { CandidateDetail } from "./types";
 
 const BANNER: Record<string, string> = {
@@ -16,33 +15,48 @@ const BANNER: Record<string, string> = {
   warn: "border-warn/40 bg-warn/10",
   accent: "border-accent/40 bg-accent/10",
   pass: "border-pass/40 bg-pass/10",
+  stale: "border-stale/40 bg-stale/10",
 };
+
+const ICONS = { QUARANTINED: ShieldAlert, STALE: History, "READY FOR APPROVAL": Clock, "PROMOTE TO BOUNDED CANARY": CheckCircle2, "PROMOTE TO DEFAULT": CheckCircle2 } as const;
 
 export function DecisionBanner({ detail }: { detail: CandidateDetail }) {
   const { summary, report } = detail;
-  const tone = summary.verdict ? VERDICT_TONE[summary.verdict] : "fail";
-  const Icon = summary.verdict === "QUARANTINED" || !summary.verdict ? ShieldAlert : summary.verdict === "READY FOR APPROVAL" ? Clock : CheckCircle2;
+  const status = summary.status;
+  const tone = status ? STATUS_TONE[status] : "fail";
+  const Icon = status ? ICONS[status] : ShieldAlert;
+  const stale = report?.freshness.stale ?? [];
+  const blocking = (report?.blocking ?? []).filter((b) => b.status !== "stale" && !(b.check === 7 && status === "READY FOR APPROVAL"));
   return (
-    <div className={`flex items-start gap-4 rounded-lg border px-5 py-4 ${BANNER[tone] ?? BANNER.fail}`} data-testid="decision">
-      <Icon className="mt-1 h-7 w-7 shrink-0 text-ink" />
+    <div className={`flex items-start gap-3 rounded-lg border px-4 py-4 sm:gap-4 sm:px-5 ${BANNER[tone] ?? BANNER.fail}`} data-testid="decision" data-status={status ?? "NOT JUDGED"}>
+      <Icon className={`mt-1 h-7 w-7 shrink-0 ${tone === "stale" ? "text-stale" : "text-ink"}`} aria-hidden="true" />
       <div className="min-w-0 flex-1">
-        <div className="flex flex-wrap items-center gap-3">
-          <span className="text-lg font-semibold tracking-tight text-ink" data-testid="verdict-text">
-            {summary.verdict ?? "NOT JUDGED"}
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <span className={`text-lg font-semibold tracking-tight ${tone === "stale" ? "text-stale" : "text-ink"}`} data-testid="verdict-text">
+            {status ?? "NOT JUDGED"}
           </span>
           {summary.scoreGain !== null && <span className="text-sm text-ink-2">score vs parent {signed(summary.scoreGain)}</span>}
         </div>
-        <p className="mt-1 text-sm text-ink" data-testid="verdict-sentence">
-          {summary.sentence}
-        </p>
-        {report && report.blocking.length > 0 && (
+        {status === "STALE" ? (
+          <p className="mt-1 text-sm text-ink" data-testid="verdict-sentence">
+            The gate&apos;s evidence predates a change: {staleSentence(stale.map((s) => ({ check: s.check, sentences: s.reasons.map((r) => r.sentence) })))}. Nothing stale can be
+            approved; re-run the gate to judge this candidate against what is in force now.
+          </p>
+        ) : (
+          <p className="mt-1 text-sm text-ink" data-testid="verdict-sentence">
+            {summary.sentence}
+          </p>
+        )}
+        {report && blocking.length > 0 && (
           <ul className="mt-2 space-y-1 text-sm" data-testid="blocking">
-            {report.blocking.map((b) => {
+            {blocking.map((b) => {
               const check = (b.scope === "canary-stage" ? report.canaryStageChecks : report.checks)?.find((c) => c.id === b.check);
               return (
-                <li key={`${b.scope}-${b.check}`} className="flex gap-2">
-                  <OpenChecks checks={check ? [check] : []} />
-                  <span className="text-ink-2">
+                <li key={`${b.scope}-${b.check}`} className="grid grid-cols-[5.5rem_1fr] items-baseline gap-x-2">
+                  <span>
+                    <CheckStatusBadge status={b.status} label={`${b.check} ${b.status}`} />
+                  </span>
+                  <span className="min-w-0 break-words text-ink-2">
                     <b className="text-ink">{check?.title}</b> — {check?.explanation}
                   </span>
                 </li>
@@ -50,8 +64,51 @@ export function DecisionBanner({ detail }: { detail: CandidateDetail }) {
             })}
           </ul>
         )}
+        {status && stale.length > 0 && <RerunGate detail={detail} />}
       </div>
     </div>
+  );
+}
+
+const VERSION_NAMES: Record<string, string> = {
+  evaluator: "evaluator",
+  toolContracts: "tool contracts",
+  taskDistribution: "task distribution",
+  parent: "parent",
+  retryPolicy: "retry policy",
+  permissions: "permissions",
+  destinations: "destinations",
+  modelServer: "model server",
+};
+
+const ageLimit = (s: number | null) => (s === null ? "—" : s >= 86_400 ? `${+(s / 86_400).toFixed(1)} days` : `${+(s / 3600).toFixed(1)} h`);
+
+/** "Fresh until …" with the limit that decides it, or since when it is stale. */
+function FreshLine({ detail }: { detail: CandidateDetail }) {
+  const stale = detail.report?.freshness.stale ?? [];
+  const f = detail.freshUntil;
+  const dependsOn = (f?.dependsOn ?? []).map((k) => VERSION_NAMES[k] ?? k).join(", ");
+  if (stale.length) {
+    return (
+      <span className="font-medium text-stale" data-testid="fresh-until">
+        <AlertTriangle className="mr-1 inline h-3.5 w-3.5" aria-hidden="true" />
+        Stale: {stale.length} check result{stale.length > 1 ? "s" : ""} (see above)
+      </span>
+    );
+  }
+  return (
+    <span className="text-ink-2" data-testid="fresh-until">
+      <span className="font-medium text-pass">Evidence fresh</span>
+      {f?.at ? (
+        <>
+          {" "}
+          until <Time at={f.at} className="text-ink" /> — check {f.check}
+          {f.scope === "canary-stage" ? " (canary stage)" : ""} was computed <Time at={f.computedAt} /> and the policy allows {ageLimit(f.maxAgeSeconds)}; sooner if the {dependsOn} change.
+        </>
+      ) : (
+        <> while the {dependsOn} stay as they are (the policy sets no age limit).</>
+      )}
+    </span>
   );
 }
 
@@ -59,72 +116,33 @@ export function FreshnessBanner({ detail }: { detail: CandidateDetail }) {
   const { report, stage1, stage2, stage3, versions } = detail;
   const stale = report?.freshness.stale ?? [];
   const canary = stage3?.canary?.window;
-  const items: [string, string][] = [
-    ["Data cutoff", stage2 ? timestamp(new Date(stage2.dataCutoff)) : "no stage 2"],
+  const items: [string, React.ReactNode][] = [
+    ["Data cutoff", stage2 ? <Time at={stage2.dataCutoff} /> : "no stage 2"],
+    ["Gate ran", stage3 ? <Time at={stage3.computedAt} /> : "not yet"],
     ["Evaluator", stage1 ? `${stage1.evaluator.id} v${stage1.evaluator.version}${versions.evaluator.includes(`@${stage1.evaluator.version}#`) ? "" : " (superseded)"}` : "—"],
     ["Parent", stage1 ? `${stage1.parent.resourceId} v${stage1.parent.version}${detail.parent.isApprovedDefault ? " (approved default)" : " (not the approved default)"}` : "—"],
-    ["Canary window", canary ? `${timestamp(new Date(canary.start))} → ${timestamp(new Date(canary.end))}` : "none"],
+    [
+      "Canary window",
+      canary ? (
+        <>
+          <Time at={canary.start} /> → <Time at={canary.end} />
+        </>
+      ) : (
+        "none"
+      ),
+    ],
   ];
   return (
-    <div className={`rounded-lg border px-4 py-3 text-sm ${stale.length ? "border-stale/40 bg-stale/10" : "border-line bg-panel"}`} data-testid="freshness">
-      <div className="flex flex-wrap gap-x-6 gap-y-1">
-        <span className={`font-medium ${stale.length ? "text-stale" : "text-pass"}`}>{stale.length ? `Stale evidence: ${stale.length} check result${stale.length > 1 ? "s" : ""}` : "Evidence fresh"}</span>
+    <div className={`rounded-lg border px-4 py-3 text-sm ${stale.length ? "border-stale/40 bg-stale/5" : "border-line bg-panel"}`} data-testid="freshness">
+      <FreshLine detail={detail} />
+      <dl className="mt-2 grid gap-x-6 gap-y-1 text-ink-2 sm:grid-cols-2 xl:grid-cols-3">
         {items.map(([k, v]) => (
-          <span key={k} className="text-ink-2">
-            <span className="text-ink-3">{k}:</span> {v}
-          </span>
+          <div key={k} className="min-w-0">
+            <dt className="inline text-ink-3">{k}: </dt>
+            <dd className="inline break-words">{v}</dd>
+          </div>
         ))}
-      </div>
-      {stale.length > 0 && (
-        <ul className="mt-2 space-y-0.5 text-xs text-stale">
-          {stale.map((s) => (
-            <li key={`${s.scope}-${s.check}`}>
-              <AlertTriangle className="mr-1 inline h-3 w-3" />
-              check {s.check}
-              {s.scope === "canary-stage" ? " (canary stage)" : ""}: {s.reasons.map((r) => r.sentence).join("; ")} — re-run the gate.
-            </li>
-          ))}
-        </ul>
-      )}
+      </dl>
     </div>
-  );
-}
-
-function Side({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="min-w-0 flex-1 rounded-md border border-line bg-panel-2 p-3">
-      <div className="mb-1 text-xs font-medium text-ink-3">{label}</div>
-      {children}
-    </div>
-  );
-}
-
-export function LineageCard({ detail }: { detail: CandidateDetail }) {
-  const { summary, parent, report } = detail;
-  const c = report?.evidence.comparison;
-  return (
-    <Card title="Candidate next to its exact parent">
-      <div className="flex flex-col gap-3 md:flex-row">
-        <Side label="Candidate">
-          <div className="font-medium text-ink">
-            {summary.resourcesId} v{summary.version}
-          </div>
-          <CopyId value={summary.digest} short={22} />
-          <div className="mt-1 text-xs text-ink-2">
-            {summary.algorithm} · {summary.agent}
-          </div>
-          <div className="mt-1 text-sm tabular-nums">locked gate mean {c?.candidateMean?.toFixed(3) ?? "—"}</div>
-        </Side>
-        <Side label={parent.isApprovedDefault ? "Exact parent · approved default" : "Exact parent"}>
-          <div className="font-medium text-ink">
-            {parent.candidate ? <Link href={`/candidates/${parent.candidate.id}`} className="text-accent hover:underline">{parent.resourcesId} v{parent.version}</Link> : `${parent.resourcesId} v${parent.version}`}
-          </div>
-          <CopyId value={parent.digest} short={22} />
-          <div className="mt-1 text-xs text-ink-2">{parent.candidate ? <>its verdict: <VerdictBadge verdict={parent.candidate.verdict} /></> : "lineage root (no receipt of its own)"}</div>
-          <div className="mt-1 text-sm tabular-nums">locked gate mean {c?.parentMean?.toFixed(3) ?? "—"}</div>
-        </Side>
-      </div>
-      {report && <div className="mt-3"><LockedGateSummary evidence={report.evidence} /></div>}
-    </Card>
   );
 }

@@ -7,12 +7,13 @@ import { useTRPC } from "@/components/trpc/react";
 import { Card } from "@/components/ui/card";
 import { CopyId } from "@/components/ui/copy-id";
 import { EmptyState } from "@/components/ui/empty-state";
-import { timestamp } from "@/components/ui/format";
+import { Time } from "@/components/ui/time";
 import { CanaryCard, RollbackCard } from "./canary-card";
 import { ProtectedCasesCard } from "./cases-card";
 import { ChecksCard } from "./checks-card";
 import { CoverageCard, RetryDebtCard, RewardCard } from "./evidence-cards";
-import { DecisionBanner, FreshnessBanner, LineageCard } from "./candidate-header";
+import { DecisionBanner, FreshnessBanner } from "./candidate-header";
+import { LineageCard } from "./lineage-card";
 import type { CandidateDetail } from "./types";
 
 function ReceiptChain({ detail }: { detail: CandidateDetail }) {
@@ -20,12 +21,12 @@ function ReceiptChain({ detail }: { detail: CandidateDetail }) {
     <Card title="Receipt" description={detail.verification.ok ? "Every sealed link verifies against the head kept apart." : "The chain FAILS verification: nothing here is judged."}>
       <ol className="space-y-1 text-sm" data-testid="receipt-chain">
         {detail.links.map((l) => (
-          <li key={l.index} className="flex flex-wrap items-center gap-2">
+          <li key={l.index} className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
             <span className="w-28 font-medium text-ink">
               {l.index}. {l.kind}
             </span>
             <CopyId value={l.digest} short={20} />
-            <span className="text-xs text-ink-3">{timestamp(new Date(l.sealedAt))}</span>
+            <Time at={l.sealedAt} className="text-xs text-ink-3" />
           </li>
         ))}
       </ol>
@@ -48,7 +49,7 @@ function ApprovalSlot({ detail }: { detail: CandidateDetail }) {
           <ul className="space-y-1 text-sm" data-testid="receipt-decisions">
             {detail.approvals.map((a, i) => (
               <li key={i}>
-                <b>{a.decision}</b> {a.step} step by {a.actor.id} ({a.actor.roles.join(", ")}) · {timestamp(new Date(a.at))}
+                <b>{a.decision === "approve" ? "Approved" : "Rejected"}</b> the {a.step === "canary" ? "bounded canary" : "approved default"} step · by {a.actorName} ({a.actor.roles.join(", ")}) · <Time at={a.at} />
                 {a.comment && <span className="text-ink-3"> — {a.comment}</span>}
               </li>
             ))}
@@ -76,7 +77,7 @@ export function CandidateView({ id }: { id: string }) {
           <ChecksCard title="The seven checks" checks={report.checks} testId="checks" />
           {report.canaryStageChecks && <ChecksCard title="Checks 6–7 on the bounded canary's own receipt" checks={report.canaryStageChecks} testId="canary-stage-checks" />}
           <div className="grid gap-4 lg:grid-cols-2">
-            <RewardCard evidence={report.evidence} />
+            <RewardCard evidence={report.evidence} parent={detail.parent.evidence} />
             <CoverageCard evidence={report.evidence} />
             <RetryDebtCard evidence={report.evidence} />
             <ProtectedCasesCard evidence={report.evidence} />

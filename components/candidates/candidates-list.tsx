@@ -8,7 +8,9 @@ import { useTRPC } from "@/components/trpc/react";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { CopyId } from "@/components/ui/copy-id";
-import { relativeTime, signed } from "@/components/ui/format";
+import { signed } from "@/components/ui/format";
+import { Badge } from "@/components/ui/badge";
+import { Time } from "@/components/ui/time";
 import { useUrlState } from "@/components/ui/url-state";
 import type { CandidateSummary } from "./types";
 import { OpenChecks, VerdictBadge } from "./verdict";
@@ -18,13 +20,16 @@ const COLUMNS: Column<CandidateSummary>[] = [
     key: "candidate",
     header: "Candidate",
     cell: (c) => (
-      <Link href={`/candidates/${c.id}`} className="font-medium whitespace-nowrap text-accent hover:underline" data-testid="candidate-link">
-        {c.resourcesId} v{c.version}
-      </Link>
+      <span className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
+        <Link href={`/candidates/${c.id}`} className="font-medium whitespace-nowrap text-accent hover:underline" data-testid="candidate-link">
+          {c.resourcesId} v{c.version}
+        </Link>
+        {c.label && <Badge>{c.label}</Badge>}
+      </span>
     ),
   },
   { key: "agent", header: "Agent", cell: (c) => c.agent },
-  { key: "verdict", header: "Verdict", cell: (c) => <VerdictBadge verdict={c.verdict} /> },
+  { key: "verdict", header: "Verdict", cell: (c) => <VerdictBadge verdict={c.status} /> },
   {
     key: "gain",
     header: "Score vs parent",
@@ -35,7 +40,7 @@ const COLUMNS: Column<CandidateSummary>[] = [
   { key: "parent", header: "Exact parent", cell: (c) => <span className="text-xs whitespace-nowrap text-ink-2">{c.parent.resourcesId} v{c.parent.version}</span> },
   { key: "algorithm", header: "Algorithm", cell: (c) => c.algorithm },
   { key: "id", header: "Id", cell: (c) => <CopyId value={c.id} /> },
-  { key: "created", header: "Registered", cell: (c) => <span className="text-xs text-ink-3">{relativeTime(new Date(c.createdAt))}</span> },
+  { key: "created", header: "Registered", cell: (c) => <Time at={c.createdAt} className="text-xs whitespace-nowrap text-ink-3" /> },
 ];
 
 export function CandidatesList() {
@@ -46,7 +51,7 @@ export function CandidatesList() {
   const agents = page.data?.agents ?? [];
   return (
     <div className="space-y-3">
-      <div className="flex items-center gap-2 text-sm">
+      <div className="flex flex-wrap items-center gap-2 text-sm">
         <label htmlFor="agent-filter" className="text-ink-3">
           Agent
         </label>

@@ -1,12 +1,13 @@
 "use client";
 
-// The seven checks, each with its status, the sentence that decided it, what went stale (if anything) and the
-// deciding evidence on demand.
+// The seven checks, each with its status, the sentence that decided it and its evidence on demand (links to
+// the rollouts and traces behind it; raw JSON behind a toggle). Why a check went stale is said once, in the
+// decision banner; here a stale row says what it was before.
 import { Fragment, useState } from "react";
 import { ChevronDown, ChevronRight } from "lucide-react";
 import { Card } from "@/components/ui/card";
-import { JsonView } from "@/components/ui/json-view";
-import { timestamp } from "@/components/ui/format";
+import { Time } from "@/components/ui/time";
+import { CheckEvidence } from "./check-evidence";
 import { CheckStatusBadge } from "./verdict";
 import type { CheckView } from "./types";
 
@@ -27,41 +28,42 @@ function PairedTest({ evidence }: { evidence: CheckView["evidence"] }) {
 export function ChecksCard({ title, checks, testId }: { title: string; checks: CheckView[]; testId: string }) {
   const [open, setOpen] = useState<number | null>(null);
   return (
-    <Card title={title} description="Each check is a pure function of the sealed receipt, the evidence, the policy and now.">
+    <Card title={title} description="Each check is a pure function of the sealed receipt, the evidence, the policy and now. Open one for the evidence behind it.">
       <table className="w-full text-left text-sm" data-testid={testId}>
         <tbody>
           {checks.map((c) => (
             <Fragment key={c.id}>
               <tr className="border-b border-line align-top last:border-0" data-testid={`check-${c.id}`} data-status={c.status}>
-                <td className="w-8 py-2 pr-2">
-                  <button type="button" aria-label={`evidence of check ${c.id}`} className="text-ink-3 hover:text-ink" onClick={() => setOpen(open === c.id ? null : c.id)}>
+                <td className="w-8 py-2 pr-1">
+                  <button type="button" aria-label={`evidence of check ${c.id}`} aria-expanded={open === c.id} className="p-0.5 text-ink-3 hover:text-ink" onClick={() => setOpen(open === c.id ? null : c.id)}>
                     {open === c.id ? <ChevronDown className="h-4 w-4" /> : <ChevronRight className="h-4 w-4" />}
                   </button>
                 </td>
-                <td className="w-6 py-2 pr-2 font-semibold tabular-nums text-ink-2">{c.id}</td>
+                <td className="w-6 py-2 pr-2 font-semibold text-ink-2 tabular-nums">{c.id}</td>
                 <td className="py-2 pr-3">
-                  <div className="font-medium text-ink">{c.title}</div>
-                  <div className="mt-0.5 text-ink-2">{c.explanation}</div>
-                  {c.stale && (
-                    <ul className="mt-1 space-y-0.5 text-xs text-stale">
-                      {c.stale.reasons.map((r, i) => (
-                        <li key={i}>
-                          stale (was {c.stale!.was}): {r.sentence}
-                        </li>
-                      ))}
-                    </ul>
+                  <div className="flex flex-wrap items-center gap-x-2 font-medium text-ink">
+                    {c.title}
+                    <span className="sm:hidden">
+                      <CheckStatusBadge status={c.status} />
+                    </span>
+                  </div>
+                  {c.stale ? (
+                    <div className="mt-0.5 text-stale">It said {c.stale.was} on evidence that predates the change named above; a gate re-run judges it again.</div>
+                  ) : (
+                    <div className="mt-0.5 break-words text-ink-2">{c.explanation}</div>
                   )}
+                  <div className="mt-0.5 text-[11px] text-ink-3 sm:hidden">computed {c.computedAt ? <Time at={c.computedAt} /> : "— no evidence"}</div>
                 </td>
-                <td className="w-28 py-2 text-right">
+                <td className="hidden w-44 py-2 text-right sm:table-cell">
                   <CheckStatusBadge status={c.status} />
-                  <div className="mt-1 text-[11px] text-ink-3">{c.computedAt ? timestamp(new Date(c.computedAt)) : "no evidence"}</div>
+                  <div className="mt-1 text-[11px] text-ink-3">{c.computedAt ? <Time at={c.computedAt} /> : "no evidence"}</div>
                 </td>
               </tr>
               {open === c.id && (
                 <tr className="border-b border-line">
-                  <td colSpan={4} className="pb-3">
+                  <td colSpan={4} className="max-w-0 pb-3">
                     <PairedTest evidence={c.evidence} />
-                    <JsonView value={{ evidence: c.evidence, versions: c.versions }} collapsedAfter={30} />
+                    <CheckEvidence check={c} />
                   </td>
                 </tr>
               )}

@@ -11,17 +11,20 @@ import type { GateReportView } from "./types";
 
 type Evidence = GateReportView["evidence"];
 
-export function RewardCard({ evidence }: { evidence: Evidence }) {
+export function RewardCard({ evidence, parent }: { evidence: Evidence; parent?: Pick<Evidence, "rewards"> | null }) {
   const { rewards, comparison } = evidence;
   const points = rewards.points.map((p, i) => ({ x: i + 1, y: p.y }));
+  const parentPoints = parent?.rewards.points.map((p, i) => ({ x: i + 1, y: p.y })) ?? [];
   const references = [
     ...(comparison.parentMean !== null ? [{ y: comparison.parentMean, label: `parent locked gate ${comparison.parentMean.toFixed(3)}`, color: "var(--lg-ink-3)" }] : []),
     ...(comparison.candidateMean !== null ? [{ y: comparison.candidateMean, label: `candidate locked gate ${comparison.candidateMean.toFixed(3)}`, color: "var(--lg-accent)" }] : []),
   ];
+  const series = [{ name: "candidate reward", points, color: "var(--lg-accent)" }, ...(parentPoints.length ? [{ name: "parent reward", points: parentPoints, color: "var(--lg-ink-3)" }] : [])];
+  const parentNote = parentPoints.length ? "The parent's own training curve (grey) from its receipt. " : "The parent has no training curve of its own (no receipt); its locked-gate level is the dashed line. ";
   return (
-    <Card title="Reward during training" description={`Final reward of each finished rollout, in time order (raw faint, debiased EMA bold). ${rewards.missingReward ? `${rewards.missingReward} finished rollouts recorded no reward.` : ""}`}>
+    <Card title="Reward during training" description={`Final reward of each finished rollout, in time order (raw faint, debiased EMA bold). ${parentNote}${rewards.missingReward ? `${rewards.missingReward} finished rollouts recorded no reward.` : ""}`}>
       {points.length ? (
-        <CurveChart series={[{ name: "candidate reward", points, color: "var(--lg-accent)" }]} references={references} xLabel="rollout" height={220} />
+        <CurveChart series={series} references={references} xLabel="rollout" height={220} />
       ) : (
         <p className="text-sm text-unavailable">No rewards recorded: unavailable.</p>
       )}

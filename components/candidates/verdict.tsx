@@ -1,29 +1,31 @@
-// Verdict and check-status badges. A verdict is never "safe": the colours say how far the candidate may go.
+// Verdict and check-status badges. A verdict is never "safe": the colours say how far the candidate may go;
+// STALE (only stale evidence in the way, lib/candidates/status.ts) has its own colour.
 import { Badge, type Tone } from "@/components/ui/badge";
+import type { CandidateStatus } from "@/lib/candidates/status";
 
-export type VerdictName = "QUARANTINED" | "READY FOR APPROVAL" | "PROMOTE TO BOUNDED CANARY" | "PROMOTE TO DEFAULT";
 export type CheckStatusName = "pass" | "fail" | "unavailable" | "stale";
 
-export const VERDICT_TONE: Record<VerdictName, Tone> = {
+export const STATUS_TONE: Record<CandidateStatus, Tone> = {
   QUARANTINED: "fail",
+  STALE: "stale",
   "READY FOR APPROVAL": "warn",
   "PROMOTE TO BOUNDED CANARY": "accent",
   "PROMOTE TO DEFAULT": "pass",
 };
 
-export function VerdictBadge({ verdict }: { verdict: VerdictName | null }) {
+export function VerdictBadge({ verdict }: { verdict: CandidateStatus | null }) {
   if (!verdict) return <Badge tone="unavailable">NOT JUDGED</Badge>;
   return (
     <span data-testid="verdict">
-      <Badge tone={VERDICT_TONE[verdict]}>{verdict}</Badge>
+      <Badge tone={STATUS_TONE[verdict]}>{verdict}</Badge>
     </span>
   );
 }
 
-const STATUS_TONE: Record<CheckStatusName, Tone> = { pass: "pass", fail: "fail", unavailable: "unavailable", stale: "stale" };
+const CHECK_TONE: Record<CheckStatusName, Tone> = { pass: "pass", fail: "fail", unavailable: "unavailable", stale: "stale" };
 
-export function CheckStatusBadge({ status }: { status: CheckStatusName }) {
-  return <Badge tone={STATUS_TONE[status]}>{status}</Badge>;
+export function CheckStatusBadge({ status, label }: { status: CheckStatusName; label?: string }) {
+  return <Badge tone={CHECK_TONE[status]}>{label ?? status}</Badge>;
 }
 
 /** Checks that did not pass, as compact chips: "2 fail", "7 unavailable". */
@@ -35,7 +37,7 @@ export function OpenChecks({ checks }: { checks: { id: number; title: string; st
     <span className="flex flex-wrap gap-1" data-testid="open-checks">
       {open.map((c) => (
         <span key={c.id} title={`${c.title}: ${c.status}`}>
-          <Badge tone={STATUS_TONE[c.status]}>
+          <Badge tone={CHECK_TONE[c.status]}>
             {c.id} {c.status}
           </Badge>
         </span>

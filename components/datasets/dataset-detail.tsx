@@ -68,7 +68,7 @@ export function DatasetDetail({ id }: { id: string }) {
   ];
   return (
     <>
-      <PageHeader eyebrow="Dataset snapshot" title={`${s.name} v${s.version}`} description={<span className="inline-flex items-center gap-2">Content-addressed: <CopyId value={s.digest} short={40} /></span>} />
+      <PageHeader eyebrow="Dataset snapshot" title={`${s.name} v${s.version}`} description={<span className="inline-flex flex-wrap items-center gap-x-2">Content-addressed: <CopyId value={s.digest} short={40} /></span>} />
       <div className="space-y-4">
         <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
           <Stat label="Records" value={s.recordCount.toLocaleString("en")} hint={s.kinds.join(", ")} />

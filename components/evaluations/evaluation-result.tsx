@@ -7,6 +7,7 @@ import type { EvaluationReport } from "@/server/evaluations/evaluation";
 import { BarList } from "@/components/charts/bar-list";
 import { CurveChart } from "@/components/charts/curve-chart";
 import { Card } from "@/components/ui/card";
+import { ScrollX } from "@/components/ui/scroll-x";
 import { Stat } from "@/components/ui/stat";
 import { CopyId } from "@/components/ui/copy-id";
 
@@ -19,24 +20,26 @@ export function EvaluationResult({ report: r }: { report: EvaluationReport }) {
   return (
     <div className="space-y-4">
       <Card title="Metrics" description="Each from the protocol that measures it; “not measured” names the protocol that would.">
-        <table className="w-full text-left text-sm" data-testid="metrics-table">
-          <thead className="border-b border-line text-xs text-ink-3">
-            <tr>
-              <th className="px-2 py-2 font-medium">Metric</th>
-              <th className="px-2 py-2 font-medium">Value</th>
-              <th className="px-2 py-2 font-medium">How it was measured</th>
-            </tr>
-          </thead>
-          <tbody>
-            {r.metrics.map((m) => (
-              <tr key={m.key} className="border-b border-line last:border-0">
-                <td className="px-2 py-2 font-medium text-ink">{m.label}</td>
-                <td className={`px-2 py-2 tabular-nums whitespace-nowrap ${m.value === null ? "text-ink-3" : "text-ink"}`}>{m.display}</td>
-                <td className="px-2 py-2 text-xs text-ink-3">{m.basis}</td>
+        <ScrollX label="metrics">
+          <table className="w-full text-left text-sm" data-testid="metrics-table">
+            <thead className="border-b border-line text-xs text-ink-3">
+              <tr>
+                <th className="px-2 py-2 font-medium">Metric</th>
+                <th className="px-2 py-2 font-medium">Value</th>
+                <th className="px-2 py-2 font-medium">How it was measured</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {r.metrics.map((m) => (
+                <tr key={m.key} className="border-b border-line last:border-0">
+                  <td className="px-2 py-2 font-medium text-ink">{m.label}</td>
+                  <td className={`px-2 py-2 tabular-nums whitespace-nowrap ${m.value === null ? "text-ink-3" : "text-ink"}`}>{m.display}</td>
+                  <td className="px-2 py-2 text-xs text-ink-3">{m.basis}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollX>
       </Card>
 
       {r.heldOutResult && (

@@ -7,6 +7,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus } from "lucide-react";
 import { useTRPC } from "@/components/trpc/react";
 import { Card } from "@/components/ui/card";
+import { ScrollX } from "@/components/ui/scroll-x";
 import { Badge } from "@/components/ui/badge";
 import { Alert, Button, Select, TextInput } from "@/components/ui/form";
 import { HUMAN_ROLES, ROLE_LABELS, type HumanRole } from "@/lib/auth/scopes";
@@ -75,39 +76,41 @@ export function PeopleAdmin({ selfId }: { selfId: string }) {
       <Card title="People" description="Roles apply to every agent unless an agent is named.">
         {error && <div className="mb-3"><Alert tone="fail">{error}</Alert></div>}
         {people.isLoading && <p className="text-ink-3">Loading…</p>}
-        <table className="w-full text-left text-sm" data-testid="people-table">
-          <thead className="text-xs text-ink-3">
-            <tr className="border-b border-line">
-              <th className="py-2 pr-3 font-medium">Person</th>
-              <th className="py-2 pr-3 font-medium">Roles</th>
-              <th className="py-2 pr-3 font-medium">Passkeys</th>
-              <th className="py-2 font-medium"><span className="sr-only">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {people.data?.map((p) => (
-              <tr key={p.id} className="border-b border-line align-top last:border-0" data-testid={`person-${p.email}`}>
-                <td className="py-2.5 pr-3">
-                  <div className="font-medium text-ink">{p.name} {p.id === selfId && <span className="text-xs font-normal text-ink-3">(you)</span>}</div>
-                  <div className="text-xs text-ink-3">{p.email}</div>
-                  {p.disabledAt && <div className="mt-1"><Badge tone="unavailable">deactivated</Badge></div>}
-                </td>
-                <td className="space-y-2 py-2.5 pr-3">
-                  <RoleBadges grants={p.grants} disabled={revoke.isPending} onRemove={(g) => revoke.mutate({ userId: p.id, role: g.role, agent: g.agent })} />
-                  <AddRole userId={p.id} onDone={refresh} />
-                </td>
-                <td className="py-2.5 pr-3 tabular-nums text-ink-2">{p.passkeys}</td>
-                <td className="py-2.5 text-right">
-                  {p.id !== selfId && (
-                    <Button variant={p.disabledAt ? "secondary" : "ghost"} className="px-2 py-1 text-xs" disabled={setActive.isPending} onClick={() => setActive.mutate({ userId: p.id, active: Boolean(p.disabledAt) })}>
-                      {p.disabledAt ? "Reactivate" : "Deactivate"}
-                    </Button>
-                  )}
-                </td>
+        <ScrollX label="people">
+          <table className="w-full text-left text-sm" data-testid="people-table">
+            <thead className="text-xs text-ink-3">
+              <tr className="border-b border-line">
+                <th className="py-2 pr-3 font-medium">Person</th>
+                <th className="py-2 pr-3 font-medium">Roles</th>
+                <th className="py-2 pr-3 font-medium">Passkeys</th>
+                <th className="py-2 font-medium"><span className="sr-only">Actions</span></th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {people.data?.map((p) => (
+                <tr key={p.id} className="border-b border-line align-top last:border-0" data-testid={`person-${p.email}`}>
+                  <td className="py-2.5 pr-3">
+                    <div className="font-medium text-ink">{p.name} {p.id === selfId && <span className="text-xs font-normal text-ink-3">(you)</span>}</div>
+                    <div className="text-xs text-ink-3">{p.email}</div>
+                    {p.disabledAt && <div className="mt-1"><Badge tone="unavailable">deactivated</Badge></div>}
+                  </td>
+                  <td className="space-y-2 py-2.5 pr-3">
+                    <RoleBadges grants={p.grants} disabled={revoke.isPending} onRemove={(g) => revoke.mutate({ userId: p.id, role: g.role, agent: g.agent })} />
+                    <AddRole userId={p.id} onDone={refresh} />
+                  </td>
+                  <td className="py-2.5 pr-3 tabular-nums text-ink-2">{p.passkeys}</td>
+                  <td className="py-2.5 text-right">
+                    {p.id !== selfId && (
+                      <Button variant={p.disabledAt ? "secondary" : "ghost"} className="px-2 py-1 text-xs" disabled={setActive.isPending} onClick={() => setActive.mutate({ userId: p.id, active: Boolean(p.disabledAt) })}>
+                        {p.disabledAt ? "Reactivate" : "Deactivate"}
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollX>
       </Card>
       <CreatePersonForm onCreated={() => refresh()} />
     </div>

@@ -57,16 +57,17 @@ export function UserMenu() {
         type="button"
         aria-haspopup="menu"
         aria-expanded={open}
-        aria-label={`Account: ${me.name}`}
         onClick={() => setOpen((o) => !o)}
         className="flex w-full items-center gap-2.5 rounded-md px-2 py-1.5 text-left hover:bg-panel-2"
       >
-        <span className="flex h-7 w-7 shrink-0 items-center justify-center rounded-full bg-accent/15 text-xs font-semibold text-accent">{initials(me.name)}</span>
+        <span aria-hidden="true" className="flex h-7 w-7 shrink-0 items-center justify-center rounded-full bg-accent/15 text-xs font-semibold text-accent">{initials(me.name)}</span>
         <span className="min-w-0 flex-1">
-          <span className="block truncate text-sm font-medium text-ink" data-testid="user-name">{me.name}</span>
+          {/* The button's name is what it shows, after "Account:" for screen readers. */}
+          <span className="sr-only">Account: </span>
+          <span className="block truncate text-sm font-medium text-ink" data-testid="user-name">{me.name}</span>{" "}
           <span className="block truncate text-xs text-ink-3" data-testid="user-roles" title={roleText}>{roleText}</span>
         </span>
-        <ChevronUp className={`h-4 w-4 text-ink-3 transition-transform ${open ? "" : "rotate-180"}`} />
+        <ChevronUp aria-hidden="true" className={`h-4 w-4 text-ink-3 transition-transform ${open ? "" : "rotate-180"}`} />
       </button>
     </div>
   );

@@ -26,6 +26,7 @@ export function DataTable<T>({
   empty,
   loading,
   testId,
+  label = "table",
 }: {
   rows: T[];
   columns: Column<T>[];
@@ -36,11 +37,15 @@ export function DataTable<T>({
   empty?: ReactNode;
   loading?: boolean;
   testId?: string;
+  /** What the table lists, for screen readers (the wrapper is a scrollable region). */
+  label?: string;
 }) {
   const [open, setOpen] = useState<Set<string>>(new Set());
   const toggle = (k: string) => setOpen((s) => (s.has(k) ? new Set([...s].filter((x) => x !== k)) : new Set([...s, k])));
   return (
-    <div className="overflow-x-auto rounded-lg border border-line bg-panel" data-testid={testId}>
+    // Focusable, so a keyboard can scroll a table wider than a phone (axe: scrollable-region-focusable);
+    // relative, so absolutely placed children (sr-only labels) are clipped with the table, not past the page.
+    <div className="relative overflow-x-auto rounded-lg border border-line bg-panel" data-testid={testId} tabIndex={0} role="region" aria-label={label}>
       <table className="w-full border-collapse text-left text-sm">
         <thead className="border-b border-line bg-panel-2 text-xs text-ink-3">
           <tr>

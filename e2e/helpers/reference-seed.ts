@@ -1,5 +1,6 @@
 // For e2e journeys, run with DATABASE_URL of the e2e server:
 //   npx tsx e2e/helpers/reference-seed.ts seed [A B …]  → seeds reference candidates (default A) without approvals; prints {"A": "<id>", …}
+//   npx tsx e2e/helpers/reference-seed.ts seed-all      → seeds A–D, A without its approval; prints {"A": …, "B": …, "C": …, "D": …}
 //   npx tsx e2e/helpers/reference-seed.ts rerun <id>    → the gate re-runs: a new stage 3 against the versions in force
 import { openDatabase } from "@/server/db/client";
 import { resolveDbTarget } from "@/server/db/config";
@@ -15,12 +16,15 @@ async function main() {
       const names = (process.argv.length > 3 ? process.argv.slice(3) : ["A"]) as ("A" | "B" | "C" | "D")[];
       const seeded = await seedReferenceDemo(database, { only: names, withoutApproval: names, now: new Date() });
       process.stdout.write(`${JSON.stringify(Object.fromEntries(seeded.map((s) => [s.name, s.candidateId])))}\n`);
+    } else if (command === "seed-all") {
+      const seeded = await seedReferenceDemo(database, { withoutApproval: ["A"], now: new Date() });
+      process.stdout.write(`${JSON.stringify(Object.fromEntries(seeded.map((s) => [s.name, s.candidateId])))}\n`);
     } else if (command === "rerun" && id) {
       const stored = await gateReport(database, id);
       const stage3 = (await loadReceipt(database, id)).receipt!.stage3!;
       await sealLink(database, id, "stage3", { ...stage3, computedAt: new Date().toISOString(), versions: stored.versions });
       process.stdout.write(`${JSON.stringify({ rerun: id })}\n`);
-    } else throw new Error("usage: reference-seed.ts seed | rerun <candidateId>");
+    } else throw new Error("usage: reference-seed.ts seed | seed-all | rerun <candidateId>");
   } finally {
     await database.close();
   }

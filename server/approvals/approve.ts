@@ -36,10 +36,10 @@ type Refusal = { reason: string; code: "FORBIDDEN" | "PRECONDITION_FAILED" | "CO
 
 /** Why `actor` may not approve what `snap` shows (null: may). The same rules at page load and at commit. */
 async function refusalOf(tx: Database["db"] | Tx, snap: ApprovalSnapshot, actor: Actor): Promise<Refusal | null> {
-  const availability = approvalAvailability(snap.situation, viewerOf(actor));
+  const availability = approvalAvailability(snap.situation, await viewerOf(tx, actor));
   if (!availability.enabled) {
-    const code = snap.situation.stale.length || snap.situation.decided || snap.report.verdict !== "READY FOR APPROVAL" ? "PRECONDITION_FAILED" : "FORBIDDEN";
-    return { reason: availability.reason, code, field: snap.situation.stale.length ? "receipt" : "step" };
+    const code = availability.code === "scope" || availability.code === "duties" ? "FORBIDDEN" : "PRECONDITION_FAILED";
+    return { reason: availability.reason, code, field: availability.code === "checks" ? "receipt" : availability.code === "passkey" ? "passkey" : "step" };
   }
   const { stage1 } = snap.receipt;
   const authority = checkAuthority(actorRefFor(actor, snap.state.candidate.agent), snap.step, stage1.approvers[snap.step], stage1.declaredBy);

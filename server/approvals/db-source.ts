@@ -7,10 +7,10 @@ import { gateReport } from "@/server/receipts/report";
 import type { ReceiptSource } from "./source";
 
 export const receiptSource: ReceiptSource = {
-  async load(db, candidateId) {
+  async load(db, candidateId, now = new Date()) {
     const found = await db.candidate.findUnique({ where: { id: candidateId }, select: { id: true } });
     if (!found) return null;
-    const stored = await gateReport({ db }, candidateId);
+    const stored = await gateReport({ db }, candidateId, now);
     if (!stored.receipt) {
       const why = stored.verification.ok ? "has no sealed stages yet" : "fails verification";
       throw new DomainError("PRECONDITION_FAILED", `candidateId: the receipt of ${candidateId} ${why}; nothing can be approved on it`, "candidateId");
@@ -32,6 +32,7 @@ export const receiptSource: ReceiptSource = {
       currentVersions: stored.versions,
       decisions: stored.decisions,
       lateEvidence: stored.lateEvidence,
+      judged: stored.report ? { receipt: stored.receipt, report: stored.report, now } : undefined,
     };
   },
   sealApproval: (tx, candidateId, content, sealedAt) => sealLinkIn(tx, candidateId, "approval", content, sealedAt),

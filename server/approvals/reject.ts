@@ -30,7 +30,7 @@ function refuseRejection(snap: ApprovalSnapshot, actor: Actor) {
   if (!actorCan(actor, "approval:reject", c.agent)) throw new DomainError("FORBIDDEN", `${actor.name} lacks the "approval:reject" scope for ${c.agent}`);
   if (snap.situation.excluded.includes(actor.id)) throw new DomainError("FORBIDDEN", "you started this candidate's training (or own its key): separation of duties forbids deciding on it");
   if (!snap.target) throw new DomainError("PRECONDITION_FAILED", `there is nothing to decide on for the ${snap.step} step yet`, "step");
-  if (snap.situation.decided === "reject") throw new DomainError("CONFLICT", `the ${STEP_LABELS[snap.step]} step is already rejected`, "step");
+  if (snap.situation.decided?.decision === "reject") throw new DomainError("CONFLICT", `the ${STEP_LABELS[snap.step]} step is already rejected`, "step");
   const { stage1 } = snap.receipt;
   const authority = checkAuthority(actorRefFor(actor, c.agent), snap.step, stage1.approvers[snap.step], stage1.declaredBy);
   if (!authority.authorized) throw new DomainError("FORBIDDEN", authority.reason, "step");

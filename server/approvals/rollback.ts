@@ -72,7 +72,15 @@ export async function rollbackOptions(db: Db | Tx, source: ReceiptSource, agent:
   }
   targets.delete(current.digest);
   const list = [...targets.values()];
-  const blocked = actor && !actorCan(actor, "rollback:execute", agent) ? `your roles do not hold "rollback:execute" for ${agent}` : list.length ? null : "no tested exact parent or earlier approved default to return to";
+  const noPasskey = actor?.kind === "user" && (await db.passkey.count({ where: { userId: actor.id } })) === 0;
+  const blocked =
+    actor && !actorCan(actor, "rollback:execute", agent)
+      ? `your roles do not hold "rollback:execute" for ${agent}`
+      : !list.length
+        ? "no tested exact parent or earlier approved default to return to"
+        : noPasskey
+        ? "you have no passkey to sign with: register one under Settings → Security"
+        : null;
   return { ...base, targets: list, blocked };
 }
 

@@ -2,7 +2,10 @@
 // committing): the sealed receipt, the gate evaluated against the versions in force now, the step waiting,
 // who may never approve it, and the pointer the step would move.
 import { approvalAvailability, staleSentence, STEP_POINTERS, type ApprovalSituation, type Viewer } from "@/lib/approvals/availability";
+import { openChecks } from "@/lib/candidates/status";
+import { timestamp } from "@/lib/format/time";
 import type { Actor } from "@/server/auth/actor";
+import { displayNames, nameOf } from "@/server/auth/display-names";
 import { readPointer } from "@/server/candidates/pointers";
 import type { Db, Tx } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
@@ -28,17 +31,20 @@ export type ApprovalSnapshot = {
 };
 
 export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candidateId: string, now: Date): Promise<ApprovalSnapshot> {
-  const state = await source.load(db, candidateId);
+  const state = await source.load(db, candidateId, now);
   if (!state) throw new DomainError("NOT_FOUND", `candidateId: no candidate ${candidateId}`, "candidateId");
   const { chain, candidate: c } = state;
-  const receipt = receiptView(chain);
-  const report = evaluateGate({ receipt, policy: state.policy, currentVersions: state.currentVersions, now, decisions: state.decisions, lateEvidence: state.lateEvidence });
+  const judged = state.judged?.now.getTime() === now.getTime() ? state.judged : null;
+  const receipt = judged?.receipt ?? receiptView(chain);
+  const report = judged?.report ?? evaluateGate({ receipt, policy: state.policy, currentVersions: state.currentVersions, now, decisions: state.decisions, lateEvidence: state.lateEvidence });
   const step = report.step;
   const target = approvalTarget(chain, step);
   const authority = receipt.stage1.approvers[step];
-  const decided = target ? (decisionOn(receipt.approvals, step, target, authority, receipt.stage1.declaredBy, state.decisions).decision?.decision ?? null) : null;
+  const decision = target ? decisionOn(receipt.approvals, step, target, authority, receipt.stage1.declaredBy, state.decisions).decision : null;
   const stale = report.freshness.stale.map((s) => ({ check: s.check, sentences: s.reasons.map((r) => r.sentence) }));
   const { excluded } = state.decisions; // separation of duties, as the source gathered it with the decisions
+  const names = decision ? await displayNames(db, [decision.actor.id]) : new Map<string, string>();
+  const decided = decision && { decision: decision.decision, by: nameOf(names, decision.actor.id), at: timestamp(decision.at) };
   const pointer = await readPointer(db, c.agent, STEP_POINTERS[step]);
   return {
     state,
@@ -47,7 +53,7 @@ export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candi
     report,
     step,
     target,
-    situation: { agent: c.agent, verdict: report.verdict, verdictStep: step, stale, excluded, decided },
+    situation: { agent: c.agent, verdict: report.verdict, verdictStep: step, open: openChecks(report), stale, excluded, decided },
     candidate: { resourceId: c.resourcesId, version: c.version, digest: c.digest },
     pointerFrom: pointer && { resourceId: pointer.resourcesId, version: pointer.version, digest: pointer.digest },
   };
@@ -59,6 +65,11 @@ export function actorRefFor(actor: Actor, agent: string): ActorRef {
   return { id: actor.id, kind: actor.kind, roles };
 }
 
-export const viewerOf = (actor: Actor | null): Viewer => actor && { id: actor.id, grants: actor.grants };
+/** The viewer as the approval rule sees it: a person also needs a registered passkey to sign. */
+export async function viewerOf(db: Db | Tx, actor: Actor | null): Promise<Viewer> {
+  if (!actor) return null;
+  const hasPasskey = actor.kind === "user" && (await db.passkey.count({ where: { userId: actor.id } })) > 0;
+  return { id: actor.id, grants: actor.grants, kind: actor.kind, hasPasskey };
+}
 
 export { approvalAvailability, staleSentence };

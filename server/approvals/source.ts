@@ -7,6 +7,8 @@ import type { LinkContent, SealedLink } from "@/server/gate/receipt/seal";
 import type { SignedDecisions } from "@/server/gate/receipt/signed-decisions";
 import type { LateEvidence } from "@/server/gate/freshness";
 import type { VersionSet } from "@/server/gate/versions";
+import type { GateReport } from "@/server/gate/gate";
+import type { Receipt } from "@/server/gate/receipt/view";
 
 export type CandidateFacts = {
   id: string;
@@ -19,15 +21,22 @@ export type CandidateFacts = {
   trainingRunId: string | null;
 };
 
-/**
- * `decisions`: the signed decisions behind the chain's approval links (server/receipts/decision-signatures.ts);
- * `lateEvidence`: admitted rollouts that changed after stage 2 was sealed.
- */
-export type ReceiptState = { candidate: CandidateFacts; chain: SealedLink[]; policy: GatePolicy; currentVersions: VersionSet; decisions: SignedDecisions; lateEvidence?: readonly LateEvidence[] };
+export type ReceiptState = {
+  candidate: CandidateFacts;
+  chain: SealedLink[];
+  policy: GatePolicy;
+  currentVersions: VersionSet;
+  /** The signed decisions behind the chain's approval links (server/receipts/decision-signatures.ts). */
+  decisions: SignedDecisions;
+  /** Admitted rollouts that changed after stage 2 was sealed. */
+  lateEvidence?: readonly LateEvidence[];
+  /** The chain already parsed and judged at `now`, when the source did so (a 10,000-rollout stage 2 is not parsed twice). */
+  judged?: { receipt: Receipt; report: GateReport; now: Date };
+};
 
 export type ReceiptSource = {
-  /** The candidate, its sealed chain, the policy, the versions in force now and its signed decisions; null if unknown. */
-  load(db: Db | Tx, candidateId: string): Promise<ReceiptState | null>;
+  /** The candidate, its sealed chain, the policy, the versions in force at `now` and its signed decisions; null if unknown. */
+  load(db: Db | Tx, candidateId: string, now?: Date): Promise<ReceiptState | null>;
   /** Seals an approval link onto the stored chain inside `tx` (which holds the candidate's receipt lock). */
   sealApproval(tx: Tx, candidateId: string, content: LinkContent<"approval">, sealedAt: string): Promise<SealedLink>;
   /** Every candidate id of an agent (or all agents) with its verdict-relevant state, newest first. */

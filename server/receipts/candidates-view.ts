@@ -1,5 +1,7 @@
 // What the dashboard reads about candidates: a list with each one's verdict at a glance, and one candidate
 // beside its exact parent. Everything said about a candidate comes out of `gateReport`.
+import { candidateStatus, openChecks, type CandidateStatus } from "@/lib/candidates/status";
+import { displayNames, nameOf } from "@/server/auth/display-names";
 import type { Database } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
 import { readPointer } from "@/server/candidates/pointers";
@@ -13,10 +15,18 @@ import type { Stage1 } from "@/server/gate/receipt/stage1";
 import type { Stage2 } from "@/server/gate/receipt/stage2";
 import type { CanaryStage, Stage3 } from "@/server/gate/receipt/stage3";
 import type { VersionSet } from "@/server/gate/versions";
+import type { GateEvidence } from "@/server/gate/evidence/derive";
+import type { Resolution } from "@/server/gate/receipt/stage3";
+import { candidateLabel } from "./candidate-names";
+import { freshUntil, type FreshUntil } from "./fresh-until";
 import { gateReport, type CandidateRow, type StoredGateReport } from "./report";
 
 export type CandidateSummary = {
   id: string;
+  /** "<agent> · <resources> v<n>" — the name people read everywhere. */
+  title: string;
+  /** "reference A"…"reference D" for the spec's four reference candidates, else null. */
+  label: string | null;
   agent: string;
   resourcesId: string;
   version: number;
@@ -27,6 +37,8 @@ export type CandidateSummary = {
   createdAt: Date;
   /** Null when the receipt has no stages yet or fails verification. */
   verdict: Verdict | null;
+  /** The verdict as people read it: STALE when only stale evidence stands in the way (lib/candidates/status). */
+  status: CandidateStatus | null;
   sentence: string;
   scoreGain: number | null;
   checks: { id: number; title: string; status: CheckStatus }[];
@@ -40,6 +52,7 @@ export function summarize(stored: StoredGateReport): CandidateSummary {
   const sentence = report?.sentence ?? (stored.verification.ok ? "No receipt stages sealed yet: nothing to judge." : "The receipt fails verification: it is not judged.");
   return {
     id: c.id,
+    ...candidateLabel(c),
     agent: c.agent,
     resourcesId: c.resourcesId,
     version: c.version,
@@ -49,6 +62,7 @@ export function summarize(stored: StoredGateReport): CandidateSummary {
     trainingRunId: c.trainingRunId,
     createdAt: c.createdAt,
     verdict: report?.verdict ?? null,
+    status: report ? candidateStatus(report.verdict, openChecks(report)) : null,
     sentence,
     scoreGain: report?.scoreGain ?? null,
     checks: report?.checks.map((k) => ({ id: k.id, title: k.title, status: k.status })) ?? [],
@@ -81,12 +95,29 @@ export type CandidateDetail = {
   stage2: (Omit<Stage2, "rollouts"> & { rolloutCount: number }) | null;
   stage3: Stage3 | null;
   canaryStage: CanaryStage | null;
-  approvals: Approval[];
+  /** The decisions sealed on this receipt, with the decider's name. */
+  approvals: (Approval & { actorName: string })[];
+  /** Until when the evidence holds on age alone, and which check's limit decides it. */
+  freshUntil: FreshUntil | null;
   links: { index: number; kind: string; digest: string; prevDigest: string | null; sealedAt: string }[];
-  /** The exact parent: whether it is the approved default now, and its own summary when it is a candidate too. */
-  parent: { resourcesId: string; version: number; digest: string; isApprovedDefault: boolean; candidate: CandidateSummary | null };
+  /**
+   * The exact parent: whether it is the approved default now, what it resolved to when the gate ran, and —
+   * when it is a candidate too — its own summary and training evidence, shown beside the candidate's.
+   */
+  parent: {
+    title: string;
+    resourcesId: string;
+    version: number;
+    digest: string;
+    isApprovedDefault: boolean;
+    resolution: Resolution | null;
+    candidate: CandidateSummary | null;
+    evidence: Pick<GateEvidence, "rewards" | "coverage" | "retryDebt"> | null;
+  };
   pointers: { latestCandidate: string | null; approvedDefault: string | null };
 };
+
+const withNames = (sentence: string, names: ReadonlyMap<string, string>) => [...names].reduce((s, [id, name]) => s.split(id).join(name), sentence);
 
 const parentCandidate = (database: Database, c: CandidateRow) =>
   database.db.candidate.findUnique({ where: { resourcesId_version: { resourcesId: c.parentResourcesId, version: c.parentVersion } } });
@@ -97,9 +128,15 @@ export async function getCandidate(database: Database, id: string, now: Date = n
   const stage2 = receipt?.stage2;
   const [parentRow, latest, approved] = await Promise.all([parentCandidate(database, c), readPointer(database.db, c.agent, "latest_candidate"), readPointer(database.db, c.agent, "approved_default")]);
   if (parentRow && parentRow.digest !== c.parentDigest) throw new DomainError("CONFLICT", `parent ${c.parentResourcesId} v${c.parentVersion} is recorded with another digest`, "parent");
+  const parentStored = parentRow ? await gateReport(database, parentRow.id, now) : null;
+  const parentEvidence = parentStored?.report?.evidence;
+  const approvals = receipt?.approvals ?? [];
+  const names = await displayNames(database.db, approvals.map((a) => a.actor.id));
+  // People by name: check 7's sentence names its approver by id (the gate core knows no names).
+  const report = stored.report && { ...stored.report, checks: stored.report.checks.map((k) => (k.id === 7 ? { ...k, explanation: withNames(k.explanation, names) } : k)) };
   return {
     summary: summarize(stored),
-    report: stored.report,
+    report,
     verification: stored.verification,
     versions: stored.versions,
     policy: stored.policy,
@@ -107,14 +144,18 @@ export async function getCandidate(database: Database, id: string, now: Date = n
     stage2: stage2 ? { windows: stage2.windows, dataCutoff: stage2.dataCutoff, versions: stage2.versions, candidate: stage2.candidate, rolloutCount: stage2.rollouts.length } : null,
     stage3: receipt?.stage3 ?? null,
     canaryStage: receipt?.canaryStage ?? null,
-    approvals: receipt?.approvals ?? [],
+    approvals: approvals.map((a) => ({ ...a, actorName: nameOf(names, a.actor.id) })),
+    freshUntil: receipt ? freshUntil(receipt, stored.policy) : null,
     links: stored.chain.map((l) => ({ index: l.index, kind: l.kind, digest: l.digest, prevDigest: l.prevDigest, sealedAt: l.sealedAt })),
     parent: {
+      title: candidateLabel({ agent: c.agent, resourcesId: c.parentResourcesId, version: c.parentVersion }).title,
       resourcesId: c.parentResourcesId,
       version: c.parentVersion,
       digest: c.parentDigest,
       isApprovedDefault: approved?.digest === c.parentDigest,
-      candidate: parentRow ? summarize(await gateReport(database, parentRow.id, now)) : null,
+      resolution: receipt?.stage3?.resolution.parent ?? null,
+      candidate: parentStored ? summarize(parentStored) : null,
+      evidence: parentEvidence ? { rewards: parentEvidence.rewards, coverage: parentEvidence.coverage, retryDebt: parentEvidence.retryDebt } : null,
     },
     pointers: { latestCandidate: latest?.digest ?? null, approvedDefault: approved?.digest ?? null },
   };

@@ -11,7 +11,7 @@ import { registerCandidate } from "@/server/candidates/register";
 import { readPointer } from "@/server/candidates/pointers";
 import { AGENT, DESTINATION, EVALUATOR, EVALUATOR_BODY, PARENT, POLICY, T0, TOOLS, VERSIONS, stage1For } from "@/server/gate/reference/common";
 import { REFERENCE_APPROVAL_COMMENT, REFERENCE_NOW, REFERENCE_ORDER, referenceSummary, type ReferenceSummary } from "@/server/gate/reference/four-candidates";
-import { rawCandidate, REFERENCE_SPECS, type ReferenceName } from "@/server/gate/reference/raw-evidence";
+import { rawCandidate, REFERENCE_SPECS, type RawCandidate, type ReferenceName } from "@/server/gate/reference/raw-evidence";
 import { openReceipt, sealLink } from "./links";
 import { referenceApprover, signCanaryApproval, type ReferenceSigner } from "./reference-approver";
 import { gateReport } from "./report";
@@ -57,6 +57,36 @@ async function seedReferenceWorld(database: Database, actor: AuditActor) {
 
 export type SeededCandidate = { name: ReferenceName; candidateId: string };
 
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+/** Every ISO time inside `value`, `seconds` later (canary windows, verifications, the rollback test). */
+function shiftIso<T>(value: T, seconds: number): T {
+  if (typeof value === "string" && ISO.test(value)) return new Date(Date.parse(value) + seconds * 1000).toISOString() as T;
+  if (Array.isArray(value)) return value.map((v) => shiftIso(v, seconds)) as T;
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shiftIso(v, seconds)])) as T;
+  return value;
+}
+const later = (t: number | null | undefined, seconds: number) => (typeof t === "number" ? t + seconds : t);
+
+/**
+ * The fixture's evidence moved in time as a whole, so a demo seeded now reads consistently: rollouts, the
+ * data cutoff, the canary window and the rollback test fall in the hours before the seal times, not months.
+ */
+function shiftRaw(raw: RawCandidate, seconds: number): RawCandidate {
+  if (!seconds) return raw;
+  const { rollouts, attempts, spans } = raw.store;
+  return {
+    ...raw,
+    store: {
+      rollouts: rollouts.map((r) => ({ ...r, end_time: later(r.end_time, seconds) ?? null })),
+      attempts: attempts.map((a) => ({ ...a, start_time: a.start_time + seconds, end_time: later(a.end_time, seconds) ?? null })),
+      spans: spans.map((x) => ({ ...x, end_time: later(x.end_time, seconds) ?? null })),
+    },
+    lockedGate: shiftIso(raw.lockedGate, seconds),
+    canary: shiftIso(raw.canary, seconds),
+    rollbackTest: shiftIso(raw.rollbackTest, seconds),
+  };
+}
+
 /**
  * Signs the canary step the dashboard's way when the verdict waits for it. The signer is made on first need and
  * returned for the next candidate; a refusal (say the approver's role was revoked here) leaves it waiting.
@@ -88,7 +118,7 @@ export async function seedReferenceDemo(
   let signer: ReferenceSigner | null | undefined;
   for (const [i, name] of REFERENCE_ORDER.entries()) {
     if (opts.only && !opts.only.includes(name)) continue;
-    const raw = rawCandidate(REFERENCE_SPECS[name]);
+    const raw = shiftRaw(rawCandidate(REFERENCE_SPECS[name]), ((opts.now ?? REFERENCE_NOW).getTime() - REFERENCE_NOW.getTime()) / 1000);
     const existing = await database.db.candidate.findUnique({ where: { resourcesId_version: { resourcesId: raw.candidate.resourceId, version: raw.candidate.version } } });
     if (existing) {
       seeded.push({ name, candidateId: existing.id });
@@ -102,7 +132,8 @@ export async function seedReferenceDemo(
     const stage2 = await stage2FromStore(database, { id: candidate.id, resourcesId: raw.candidate.resourceId }, versions);
     await sealLink(database, candidate.id, "stage2", stage2, { sealedAt: at(5) });
     const { resolution, lockedGate, canary, rollbackTest } = raw;
-    const computedAt = at(7);
+    // After the fixture's canary window (6.5 h → 7 h 10 min) and rollback test (7 h): the gate judged them.
+    const computedAt = at(7.25);
     await sealLink(database, candidate.id, "stage3", { resolution, lockedGate, canary, rollbackTest, computedAt, versions }, { sealedAt: computedAt });
     if (!opts.withoutApproval?.includes(name)) signer = await approveIfWaiting(database, signer, name, candidate.id, new Date(at(8)));
     seeded.push({ name, candidateId: candidate.id });

@@ -7,7 +7,7 @@ export const metadata: Metadata = { title: "Approvals" };
 export default function Page() {
   return (
     <>
-      <PageHeader title="Approvals" description="Signed approvals, rejections and rollbacks, with what each changed." />
+      <PageHeader title="Approvals" description="Your inbox: what needs your signature, what is in the bounded canary now, and who decided what — read from the same receipts as the candidate pages." />
       <ApprovalsPage />
     </>
   );

@@ -1,5 +1,5 @@
 import { scopedProcedure } from "@/server/trpc";
-import { listApprovals } from "@/server/approvals/panel";
+import { listApprovals } from "@/server/approvals/inbox";
 import { receiptSource } from "@/server/approvals/db-source";
 import { ZListApprovalsInput, ZListApprovalsResponse } from "./list-approvals.types";
 

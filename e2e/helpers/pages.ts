@@ -1,0 +1,61 @@
+// Every page of the dashboard, for the page sweep (e2e/every-page.spec.ts). Static pages are found on disk
+// (app/**/page.tsx), so a page someone adds is swept without touching this file; a dynamic page needs one
+// line in SAMPLES saying which ids to open (the sweep fails and names the route until it has one).
+import fs from "node:fs";
+import path from "node:path";
+import type { Database } from "@/server/db/client";
+
+/** Routes as Next.js serves them: route groups dropped, dynamic segments kept as `[name]`. */
+export function appRoutes(root = path.join(process.cwd(), "app")): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, segments: string[]) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(path.join(dir, e.name), /^\(.*\)$/.test(e.name) ? segments : [...segments, e.name]);
+      else if (e.name === "page.tsx") out.push(`/${segments.join("/")}`);
+    }
+  };
+  walk(root, []);
+  return out.sort();
+}
+
+/** Pages a visitor without a session sees (the rest send them to sign-in). */
+export const PUBLIC_ROUTES = ["/sign-in", "/setup", "/status"];
+
+/** Query-string states worth their own visit (forms and tabs picked by the URL). */
+export const EXTRA_PATHS = ["/evaluations/new?kind=ab", "/candidates?agent=support-desk"];
+
+type Sampler = (database: Database) => Promise<string[]>;
+const firstIds = async (rows: Promise<{ id: string }[]>) => (await rows).map((r) => r.id);
+
+/** For each dynamic route, the ids to open (a few where the page differs a lot between records). */
+export const SAMPLES: Record<string, Sampler> = {
+  "/candidates/[id]": async (database) => {
+    // The reference candidates A (passing) and D (an unresolvable parent) when seeded, else the newest.
+    const rows = await database.db.candidate.findMany({ orderBy: { createdAt: "desc" }, select: { id: true, resourcesId: true } });
+    const { candidateLabel } = await import("@/server/receipts/candidate-names");
+    const wanted = rows.filter((r) => ["reference A", "reference D"].includes(candidateLabel({ agent: "", version: 1, resourcesId: r.resourcesId }).label ?? ""));
+    return (wanted.length ? wanted : rows.slice(0, 1)).map((r) => r.id);
+  },
+  "/training/[runId]": (database) => firstIds(database.db.trainingRun.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
+  "/datasets/[id]": (database) => firstIds(database.db.datasetSnapshot.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
+  "/evaluations/[id]": (database) => firstIds(database.db.evaluationJob.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
+};
+
+/** Concrete paths for every signed-in page; throws naming a dynamic route without a sampler or a sample. */
+export async function dashboardPaths(database: Database): Promise<string[]> {
+  const paths: string[] = [];
+  for (const route of appRoutes()) {
+    if (PUBLIC_ROUTES.includes(route) && route !== "/status") continue;
+    const dynamic = route.match(/\[([^\]]+)\]/);
+    if (!dynamic) {
+      paths.push(route);
+      continue;
+    }
+    const sampler = SAMPLES[route];
+    if (!sampler) throw new Error(`${route}: add a sampler to SAMPLES in e2e/helpers/pages.ts so the page sweep opens it`);
+    const ids = await sampler(database);
+    if (!ids.length) throw new Error(`${route}: no record to open; create one in the sweep's beforeAll`);
+    for (const id of ids) paths.push(route.replace(`[${dynamic[1]}]`, encodeURIComponent(id)));
+  }
+  return [...paths, ...EXTRA_PATHS];
+}
