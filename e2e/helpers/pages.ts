@@ -39,6 +39,7 @@ export const SAMPLES: Record<string, Sampler> = {
   "/training/[runId]": (database) => firstIds(database.db.trainingRun.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
   "/datasets/[id]": (database) => firstIds(database.db.datasetSnapshot.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
   "/evaluations/[id]": (database) => firstIds(database.db.evaluationJob.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
+  "/training/sweeps/[id]": (database) => firstIds(database.db.trainingSweep.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
 };
 
 /** Concrete paths for every signed-in page; throws naming a dynamic route without a sampler or a sample. */
