@@ -20,8 +20,15 @@ export const CANARY_GUARD: AuditActor = { kind: "system", id: "lightgate-canary-
 
 export const CANARY_ABORT_PREDICATE = "https://lightgate.dev/attestations/canary-abort/v1";
 
-/** Queues the canary stage inside the approval's transaction: the stage starts only if the approval commits. */
+/**
+ * Queues the canary stage inside the approval's transaction: the stage starts only if the approval commits.
+ * A receipt whose canary set is not a published gate dataset (evidence imported from elsewhere) has nothing the
+ * gate can ask runners for: no stage is queued, and its default step waits on a canary stage sealed some other way.
+ */
 export async function queueCanaryStage(tx: Tx, input: { candidateId: string; requestedById: string; deadlineSeconds: number; at: Date }) {
+  const candidate = await tx.candidate.findUniqueOrThrow({ where: { id: input.candidateId }, select: { stage1: true } });
+  const canaryId = (JSON.parse(candidate.stage1) as { data?: { canary?: { id?: unknown } } }).data?.canary?.id;
+  if (typeof canaryId !== "string" || !(await tx.gateDataset.findUnique({ where: { id: canaryId }, select: { id: true } }))) return null;
   const open = await tx.gateRun.findFirst({ where: { candidateId: input.candidateId, kind: "canary-stage", status: { in: ["queued", "running"] } } });
   if (open) return open;
   return tx.gateRun.create({

@@ -84,8 +84,8 @@ function rollbackSpecs(ctx: GateRunContext, pins: GatePins): TaskSpec[] {
 
 /** The versions in force for the candidate's agent (what stage 2 and stage 3 record). */
 async function versionsFor(database: Database, candidateId: string): Promise<VersionSet> {
-  const candidate = await database.db.candidate.findUniqueOrThrow({ where: { id: candidateId }, select: { agent: true, parentDigest: true } });
-  return currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as `sha256:${string}` });
+  const candidate = await database.db.candidate.findUniqueOrThrow({ where: { id: candidateId }, select: { agent: true, parentDigest: true, digest: true } });
+  return currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as `sha256:${string}`, self: candidate.digest as `sha256:${string}` });
 }
 
 async function start(database: Database, run: RunRow, ctx: GateRunContext, deadlineSeconds: number, now: Date) {

@@ -111,6 +111,10 @@ describeEachDialect("the canary stage through runners", (dialect) => {
 
     const done = await approve(world, rosa, candidateId, "default");
     expect(done.verdict).toBe("PROMOTE TO DEFAULT");
+    // Its own promotion moved the approved default off its parent: that must not make its evidence stale.
+    const promoted = (await gateReport(world.database, candidateId)).report!;
+    expect(promoted.freshness.stale).toEqual([]);
+    expect(promoted.verdict).toBe("PROMOTE TO DEFAULT");
     // What a production consumer reads, through the route's own handler with a consumer's API key.
     const served = await servePointerPath(world.database, new Request(`${world.url}/v1/pointers/${DESK_AGENT}/approved-default`, { headers: { authorization: `Bearer ${world.keys.get("runner")!}` } }));
     expect(served.status).toBe(200);
