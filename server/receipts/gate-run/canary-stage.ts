@@ -26,7 +26,8 @@ export const CANARY_ABORT_PREDICATE = "https://lightgate.dev/attestations/canary
  * gate can ask runners for: no stage is queued, and its default step waits on a canary stage sealed some other way.
  */
 export async function queueCanaryStage(tx: Tx, input: { candidateId: string; requestedById: string; deadlineSeconds: number; at: Date }) {
-  const candidate = await tx.candidate.findUniqueOrThrow({ where: { id: input.candidateId }, select: { stage1: true } });
+  const candidate = await tx.candidate.findUnique({ where: { id: input.candidateId }, select: { stage1: true } });
+  if (!candidate) return null; // a receipt held elsewhere (an imported or in-memory source): nothing in this store to serve
   const canaryId = (JSON.parse(candidate.stage1) as { data?: { canary?: { id?: unknown } } }).data?.canary?.id;
   if (typeof canaryId !== "string" || !(await tx.gateDataset.findUnique({ where: { id: canaryId }, select: { id: true } }))) return null;
   const open = await tx.gateRun.findFirst({ where: { candidateId: input.candidateId, kind: "canary-stage", status: { in: ["queued", "running"] } } });
