@@ -29,6 +29,7 @@ import {
 import { FEATURE_NAMES, featurize, stateKey, type DeskView } from "./features";
 import { judgeDeskProtected, type ActionCounts } from "./protected";
 import { accountRefFor, applyTicketEffect, articleFor, checkTicket, expectedAsRecord, expectedTicket, ticketIdFor, type TicketRecord } from "./ticket";
+import { ticketText } from "./ticket-text";
 import { callTool, pinContracts } from "./tools";
 
 export const SUPPORT_DESK_VERSION = "1.0.0";
@@ -292,6 +293,7 @@ export function createSupportDesk(opts: SupportDeskOptions = {}): Environment<De
       const v = view(s);
       return { features: featurize(v), key: stateKey(v) };
     },
+    describe: (s) => ticketText(s.task, { clarified: s.clarified, context: s.context, article: s.article, answered: s.answered, updated: s.updated, toolFailed: s.toolFailed, step: s.step, maxSteps }),
     step,
     outcomeReached,
     judgeProtected: (task, s) => judgeDeskProtected(asDeskTask(task), s.counts, s.ticket),
