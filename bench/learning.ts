@@ -1,0 +1,160 @@
+// `npm run bench:learning`: what every learning family actually learns. For each family, S seeds (≥ 3):
+// the parent's and the candidate's mean reward on a locked held-out set the trainers never read (they
+// select on their own validation split), the gain's 95 % t interval over the seeds, updates used and wall
+// time per run. Then MLP vs linear PPO on the raw features, and APO with the built-in responder and with a
+// local fake OpenAI-compatible endpoint (a second process would be fairer; in-process keeps it offline).
+// Options: --seeds N (default 3), --only fam1,fam2, --scale F (multiplies update counts; 1 by default).
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import { digestOf, type Digest } from "@/server/digest";
+import type { DatasetRecord } from "@/server/datasets/records";
+import { createSupportDesk, findDistribution } from "@/server/environments/support-desk";
+import { deskDomainOfTask } from "@/server/environments/support-desk/domains";
+import { deskExpert } from "@/server/environments/support-desk/expert";
+import { initialClusters } from "@/server/trainers/advanced/pattern-discovery";
+import { collectDemonstrations, collectInteractions, observeTasks } from "@/server/trainers/data-sources";
+import { evaluatePolicy, lockHeldOutSet, lockValidationSet, pinOf } from "@/server/trainers/evaluate";
+import { meanInterval } from "@/server/trainers/evaluation/intervals";
+import { FAMILY_NAMES, type FamilyName, type LoadedData } from "@/server/trainers/family";
+import { continueFamily, startFamily } from "@/server/trainers/families";
+import { initialPolicy, type Policy } from "@/server/trainers/policy";
+import { builtinResponder } from "@/server/trainers/prompt/builtin";
+import { textEpisode } from "@/server/trainers/prompt/episode";
+import { promptTemplate } from "@/server/trainers/prompt/template";
+
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1]! : dflt;
+};
+const SEEDS = Math.max(3, Number(arg("seeds", "3")));
+const ONLY = arg("only", "").split(",").filter(Boolean);
+const SCALE = Number(arg("scale", "1"));
+
+const env = createSupportDesk();
+const dist = findDistribution("v2");
+const validation = lockValidationSet(env, "v2", 200, "bench-learning");
+const heldOut = lockHeldOutSet(env, "v2", 300, "bench-learning");
+const data = (records: DatasetRecord[]): LoadedData => {
+  const sorted = [...records].sort((a, b) => (a.id < b.id ? -1 : 1));
+  return { id: "ds-bench", digest: digestOf(sorted) as Digest, records: sorted };
+};
+const demos = collectDemonstrations(env, [{ id: "expert", policyFor: (t) => deskExpert(t, 0.05) }, { id: "novice", policyFor: (t) => deskExpert(t, 0.4), share: 0.33 }], { distribution: dist, count: 400, seed: "bench", domainOf: deskDomainOfTask, startAt: "2026-01-01T00:00:00.000Z" });
+const runs = collectInteractions(env, (t) => deskExpert(t, 0.35), "sha256:bench", { distribution: dist, count: 600, seed: "bench" });
+const feedback = runs.map(({ interaction, episode }, i): DatasetRecord => ({ kind: "feedback", id: `fb-${i}`, interactionId: interaction.id, raterId: "r", credibility: 0.9, givenAt: "2026-03-01T00:00:00.000Z", rating: episode.outcomeReached ? 5 : 1, preferredOver: null, correction: null, suggestions: [], text: "" }));
+const STARTER = promptTemplate("You are a support agent. Answer the customer's question.\n{ticket}");
+
+type Setup = { config?: unknown; parent?: unknown; data?: LoadedData; updates: number };
+const SETUP: Record<FamilyName, Setup> = {
+  ppo: { updates: 40 },
+  "q-learning": { updates: 30, parent: initialPolicy("q-tabular", env) },
+  supervised: { data: data(demos), updates: 40 },
+  feedback: { data: data([...runs.map((r) => r.interaction), ...feedback]), updates: 40 },
+  "fine-tune": { data: data(demos), config: { domain: "incident" }, updates: 30 },
+  "behaviour-cloning": { data: data(demos), updates: 40 },
+  "maxent-irl": { data: data(demos), updates: 12 },
+  continual: { data: data(demos), updates: 20 },
+  online: { data: data([...runs.map((r) => r.interaction), ...feedback]), updates: 10 },
+  curriculum: { updates: 40 },
+  reptile: { data: data(demos), updates: 30 },
+  "pattern-discovery": { data: data(observeTasks(env, { distribution: dist, count: 800, seed: "bench" })), parent: initialClusters(env), updates: 3 },
+  "prompt-optimization": { parent: STARTER, config: { scorer: "builtin" }, updates: 8 },
+  "ppo-mlp": { parent: initialPolicy("mlp-softmax", env), updates: 40 },
+  "dqn-mlp": { parent: initialPolicy("mlp-q", env), updates: 30 },
+};
+
+/** Mean reward of a resource on the held-out set: a policy by evaluatePolicy, a prompt by the built-in responder. */
+async function heldOutReward(resource: unknown): Promise<number | null> {
+  const r = resource as { resource_type?: string; policy?: Policy; template?: string; kind?: string };
+  if (r.resource_type === "lightgate_policy") return evaluatePolicy(env, r.policy!, heldOut).meanReward;
+  if (r.kind) return evaluatePolicy(env, r as Policy, heldOut).meanReward;
+  const template = r.template;
+  if (typeof template !== "string") return null;
+  let total = 0;
+  for (const seed of heldOut.seeds) total += (await textEpisode(env, builtinResponder, template, env.sampleTask(dist, seed), `eval/${seed}`)).reward;
+  return total / heldOut.seeds.length;
+}
+
+const fmt = (x: number) => (x >= 0 ? "+" : "") + x.toFixed(3);
+const ci = (xs: number[]) => {
+  const i = meanInterval(xs);
+  return `${fmt(i.estimate)} [${fmt(i.ci[0])}, ${fmt(i.ci[1])}]`;
+};
+
+type Row = { before: number[]; after: number[]; updates: number[]; seconds: number[] };
+async function bench(family: FamilyName, s: Setup, envName = "v2"): Promise<Row> {
+  const row: Row = { before: [], after: [], updates: [], seconds: [] };
+  for (let k = 0; k < SEEDS; k++) {
+    const parent = s.parent ?? initialPolicy("softmax-linear", env);
+    const started = startFamily({ family, config: s.config ?? {}, parent, environment: env, distribution: dist, seed: `bench-learning-${envName}-${k}`, data: s.data ?? null, heldOut: pinOf(heldOut), validation, codeRevision: "0000000" });
+    const t0 = performance.now();
+    const result = await continueFamily(started, Math.max(1, Math.round(s.updates * SCALE)));
+    row.seconds.push((performance.now() - t0) / 1000);
+    row.updates.push(result.updates);
+    const before = await heldOutReward(parent);
+    const after = await heldOutReward(result.candidate);
+    if (before !== null && after !== null) {
+      row.before.push(before);
+      row.after.push(after);
+    }
+  }
+  return row;
+}
+
+console.log(`node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}; ${SEEDS} seeds; held-out: 300 v2 tasks (locked, never read by a trainer)`);
+console.log("family               held-out before → after (mean [95 % t interval] over seeds)            gain              updates  s/run");
+for (const family of FAMILY_NAMES) {
+  if (ONLY.length && !ONLY.includes(family)) continue;
+  const r = await bench(family, SETUP[family]);
+  const what = r.after.length ? `${ci(r.before)} → ${ci(r.after)}   ${ci(r.after.map((a, i) => a - r.before[i]!))}` : "(produces task clusters: no reward of its own)";
+  console.log(`${family.padEnd(20)} ${what}  ${String(Math.round(r.updates.reduce((a, b) => a + b, 0) / r.updates.length)).padStart(5)}  ${(r.seconds.reduce((a, b) => a + b, 0) / r.seconds.length).toFixed(1).padStart(6)}`);
+}
+
+// ——— APO against a local fake OpenAI-compatible endpoint (canned: the agent follows "escalate" and "close" instructions) ———
+if (!ONLY.length || ONLY.includes("apo-endpoint")) {
+  const ESCALATE = "Hand account deletions, legal threats and personal-data requests to a human.";
+  const CLOSE = "After answering, record the ticket and close it.";
+  let requests = 0;
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      requests++;
+      const b = JSON.parse(body) as { model: string; messages: { content: string }[]; seed?: number };
+      const system = b.messages[0]!.content;
+      const user = b.messages.at(-1)!.content;
+      let content: string;
+      if (system.startsWith("You review")) content = (b.seed ?? 0) % 2 ? "Escalate protected requests." : "Record and close answered tickets.";
+      else if (system.startsWith("You rewrite")) {
+        const prompt = user.slice("Prompt:\n".length, user.indexOf("\n\nCritique:"));
+        content = `${user.includes("Escalate protected") ? ESCALATE : CLOSE}\n${prompt}`;
+      } else {
+        const customer = user.split("\n").filter((l) => l.startsWith("Customer")).join(" ");
+        const done = user.split("\n").find((l) => l.startsWith("Done so far")) ?? "";
+        if (system.includes(ESCALATE) && /delete|remove my account|lawyer|legal|sue\b|personal (data|information)|gdpr/i.test(customer)) content = "escalate_to_human";
+        else if (!done.includes("answered")) content = "provide_direct_answer";
+        else if (system.includes(CLOSE)) content = done.includes("recorded") ? "close_ticket" : "update_ticket";
+        else content = "provide_direct_answer";
+      }
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: "c", object: "chat.completion", created: 0, model: b.model, choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }] }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  Object.assign(process.env, { OPENAI_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, OPENAI_MODEL: "fake-model", OPENAI_API_KEY: "sk-bench" });
+  const scores: number[] = [];
+  const before: number[] = [];
+  const seconds: number[] = [];
+  const small = lockValidationSet(env, "v2", 60, "bench-apo-endpoint");
+  for (let k = 0; k < SEEDS; k++) {
+    const started = startFamily({ family: "prompt-optimization", config: { scorer: "openai", beamWidth: 2, branchFactor: 2, rolloutsPerPrompt: 4, concurrency: 8 }, parent: STARTER, environment: env, distribution: dist, seed: `bench-apo-${k}`, data: null, heldOut: pinOf(heldOut), validation: small, codeRevision: "0000000" });
+    const t0 = performance.now();
+    const r = await continueFamily(started, 2);
+    seconds.push((performance.now() - t0) / 1000);
+    const beam = r.report.beam as { score: number; template: string }[];
+    scores.push(beam.find((b) => b.template === r.report.selected)?.score ?? Number.NaN);
+    before.push((r.report.history as unknown[]).length ? beam.find((b) => b.template === STARTER.template)?.score ?? Number.NaN : Number.NaN);
+  }
+  server.close();
+  for (const k of ["OPENAI_BASE_URL", "OPENAI_MODEL", "OPENAI_API_KEY"]) delete process.env[k];
+  console.log(`APO via fake endpoint: selected prompt's validation reward ${ci(scores)} over ${SEEDS} seeds (2 rounds, ${requests} HTTP requests, ${(seconds.reduce((a, b) => a + b, 0) / seconds.length).toFixed(1)} s/run)`);
+}
