@@ -9,15 +9,17 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { digestOf, type Digest } from "@/server/digest";
 import type { DatasetRecord } from "@/server/datasets/records";
-import { createSupportDesk, findDistribution } from "@/server/environments/support-desk";
+import { createSupportDesk, findDistribution, HARD_DESK_DISTRIBUTION } from "@/server/environments/support-desk";
+import type { TaskDistribution } from "@/server/environments/types";
 import { deskDomainOfTask } from "@/server/environments/support-desk/domains";
 import { deskExpert } from "@/server/environments/support-desk/expert";
 import { initialClusters } from "@/server/trainers/advanced/pattern-discovery";
 import { collectDemonstrations, collectInteractions, observeTasks } from "@/server/trainers/data-sources";
-import { evaluatePolicy, lockHeldOutSet, lockValidationSet, pinOf } from "@/server/trainers/evaluate";
+import { evaluatePolicy, lockHeldOutSet, lockValidationSet, pinOf, type HeldOutSet } from "@/server/trainers/evaluate";
 import { meanInterval } from "@/server/trainers/evaluation/intervals";
-import { FAMILY_NAMES, type FamilyName, type LoadedData } from "@/server/trainers/family";
+import { FAMILY_NAMES, type AnyEnvironment, type FamilyName, type LoadedData } from "@/server/trainers/family";
 import { continueFamily, startFamily } from "@/server/trainers/families";
+import { rawFeatureIndices } from "@/server/trainers/neural/mlp";
 import { initialPolicy, type Policy } from "@/server/trainers/policy";
 import { builtinResponder } from "@/server/trainers/prompt/builtin";
 import { textEpisode } from "@/server/trainers/prompt/episode";
@@ -64,16 +66,38 @@ const SETUP: Record<FamilyName, Setup> = {
 };
 
 /** Mean reward of a resource on the held-out set: a policy by evaluatePolicy, a prompt by the built-in responder. */
-async function heldOutReward(resource: unknown): Promise<number | null> {
+async function heldOutReward(resource: unknown, w: World = STANDARD): Promise<number | null> {
   const r = resource as { resource_type?: string; policy?: Policy; template?: string; kind?: string };
-  if (r.resource_type === "lightgate_policy") return evaluatePolicy(env, r.policy!, heldOut).meanReward;
-  if (r.kind) return evaluatePolicy(env, r as Policy, heldOut).meanReward;
+  if (r.resource_type === "lightgate_policy") return evaluatePolicy(w.env, r.policy!, w.heldOut).meanReward;
+  if (r.kind) return evaluatePolicy(w.env, r as Policy, w.heldOut).meanReward;
   const template = r.template;
   if (typeof template !== "string") return null;
   let total = 0;
   for (const seed of heldOut.seeds) total += (await textEpisode(env, builtinResponder, template, env.sampleTask(dist, seed), `eval/${seed}`)).reward;
   return total / heldOut.seeds.length;
 }
+
+type World = { name: string; env: AnyEnvironment; dist: TaskDistribution; heldOut: HeldOutSet; validation: HeldOutSet };
+const STANDARD: World = { name: "v2", env, dist, heldOut, validation };
+
+/** The standard desk seen through its raw features only (the hand-made crosses dropped): linear's handicap without them. */
+function rawOnly(base: AnyEnvironment): AnyEnvironment {
+  const keep = rawFeatureIndices(base.featureNames);
+  const featureNames = keep.map((i) => base.featureNames[i]!);
+  return {
+    ...base,
+    featureNames,
+    specDigest: digestOf({ base: base.specDigest, features: featureNames }),
+    observe(state: unknown) {
+      const o = base.observe(state);
+      return { features: Float64Array.from(keep, (i) => o.features[i]!), key: o.key };
+    },
+  };
+}
+const rawEnv = rawOnly(env);
+const RAW: World = { name: "v2-raw", env: rawEnv, dist, heldOut: lockHeldOutSet(rawEnv, "v2", 300, "bench-learning"), validation: lockValidationSet(rawEnv, "v2", 200, "bench-learning") };
+const hardEnv = createSupportDesk({ variant: "text" });
+const HARD: World = { name: "v4-text", env: hardEnv, dist: HARD_DESK_DISTRIBUTION, heldOut: lockHeldOutSet(hardEnv, HARD_DESK_DISTRIBUTION, 300, "bench-learning"), validation: lockValidationSet(hardEnv, HARD_DESK_DISTRIBUTION, 200, "bench-learning") };
 
 const fmt = (x: number) => (x >= 0 ? "+" : "") + x.toFixed(3);
 const ci = (xs: number[]) => {
@@ -82,17 +106,17 @@ const ci = (xs: number[]) => {
 };
 
 type Row = { before: number[]; after: number[]; updates: number[]; seconds: number[] };
-async function bench(family: FamilyName, s: Setup, envName = "v2"): Promise<Row> {
+async function bench(family: FamilyName, s: Setup, w: World = STANDARD): Promise<Row> {
   const row: Row = { before: [], after: [], updates: [], seconds: [] };
   for (let k = 0; k < SEEDS; k++) {
-    const parent = s.parent ?? initialPolicy("softmax-linear", env);
-    const started = startFamily({ family, config: s.config ?? {}, parent, environment: env, distribution: dist, seed: `bench-learning-${envName}-${k}`, data: s.data ?? null, heldOut: pinOf(heldOut), validation, codeRevision: "0000000" });
+    const parent = s.parent ?? initialPolicy("softmax-linear", w.env);
+    const started = startFamily({ family, config: s.config ?? {}, parent, environment: w.env, distribution: w.dist, seed: `bench-learning-${w.name}-${k}`, data: s.data ?? null, heldOut: pinOf(w.heldOut), validation: w.validation, codeRevision: "0000000" });
     const t0 = performance.now();
     const result = await continueFamily(started, Math.max(1, Math.round(s.updates * SCALE)));
     row.seconds.push((performance.now() - t0) / 1000);
     row.updates.push(result.updates);
-    const before = await heldOutReward(parent);
-    const after = await heldOutReward(result.candidate);
+    const before = await heldOutReward(parent, w);
+    const after = await heldOutReward(result.candidate, w);
     if (before !== null && after !== null) {
       row.before.push(before);
       row.after.push(after);
@@ -103,11 +127,23 @@ async function bench(family: FamilyName, s: Setup, envName = "v2"): Promise<Row>
 
 console.log(`node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}; ${SEEDS} seeds; held-out: 300 v2 tasks (locked, never read by a trainer)`);
 console.log("family               held-out before → after (mean [95 % t interval] over seeds)            gain              updates  s/run");
+const line = (label: string, r: Row) => {
+  const what = r.after.length ? `${ci(r.before)} → ${ci(r.after)}   ${ci(r.after.map((a, i) => a - r.before[i]!))}` : "(produces task clusters: no reward of its own)";
+  console.log(`${label.padEnd(20)} ${what}  ${String(Math.round(r.updates.reduce((a, b) => a + b, 0) / r.updates.length)).padStart(5)}  ${(r.seconds.reduce((a, b) => a + b, 0) / r.seconds.length).toFixed(1).padStart(6)}`);
+};
 for (const family of FAMILY_NAMES) {
   if (ONLY.length && !ONLY.includes(family)) continue;
-  const r = await bench(family, SETUP[family]);
-  const what = r.after.length ? `${ci(r.before)} → ${ci(r.after)}   ${ci(r.after.map((a, i) => a - r.before[i]!))}` : "(produces task clusters: no reward of its own)";
-  console.log(`${family.padEnd(20)} ${what}  ${String(Math.round(r.updates.reduce((a, b) => a + b, 0) / r.updates.length)).padStart(5)}  ${(r.seconds.reduce((a, b) => a + b, 0) / r.seconds.length).toFixed(1).padStart(6)}`);
+  line(family, await bench(family, SETUP[family]));
+}
+
+// ——— MLP vs linear: with the hand-made crosses, on the raw features only, and on the hard desk ———
+if (!ONLY.length || ONLY.includes("mlp-vs-linear")) {
+  console.log("\nMLP vs linear PPO (same updates and episodes per update)");
+  const ppoUpdates = SETUP.ppo.updates;
+  line("linear, raw (v2)", await bench("ppo", { updates: ppoUpdates, parent: initialPolicy("softmax-linear", rawEnv) }, RAW));
+  const hardUpdates = 60;
+  line("linear (v4-text)", await bench("ppo", { updates: hardUpdates, parent: initialPolicy("softmax-linear", hardEnv) }, HARD));
+  line("MLP (v4-text)", await bench("ppo-mlp", { updates: hardUpdates, parent: initialPolicy("mlp-softmax", hardEnv) }, HARD));
 }
 
 // ——— APO against a local fake OpenAI-compatible endpoint (canned: the agent follows "escalate" and "close" instructions) ———
