@@ -23,6 +23,8 @@ import { rawFeatureIndices } from "@/server/trainers/neural/mlp";
 import { initialPolicy, type Policy } from "@/server/trainers/policy";
 import { builtinResponder } from "@/server/trainers/prompt/builtin";
 import { textEpisode } from "@/server/trainers/prompt/episode";
+import { endpointFromEnv, openaiResponder } from "@/server/trainers/prompt/openai";
+import type { Responder } from "@/server/trainers/prompt/responder";
 import { promptTemplate } from "@/server/trainers/prompt/template";
 
 const arg = (name: string, dflt: string) => {
@@ -66,15 +68,14 @@ const SETUP: Record<FamilyName, Setup> = {
 };
 
 /** Mean reward of a resource on the held-out set: a policy by evaluatePolicy, a prompt by the built-in responder. */
-async function heldOutReward(resource: unknown, w: World = STANDARD): Promise<number | null> {
+async function heldOutReward(resource: unknown, w: World = STANDARD, responder: Responder = builtinResponder): Promise<number | null> {
   const r = resource as { resource_type?: string; policy?: Policy; template?: string; kind?: string };
   if (r.resource_type === "lightgate_policy") return evaluatePolicy(w.env, r.policy!, w.heldOut).meanReward;
-  if (r.kind) return evaluatePolicy(w.env, r as Policy, w.heldOut).meanReward;
+  if (r.kind && ["softmax-linear", "q-tabular", "mlp-softmax", "mlp-q"].includes(r.kind)) return evaluatePolicy(w.env, r as Policy, w.heldOut).meanReward;
   const template = r.template;
   if (typeof template !== "string") return null;
-  let total = 0;
-  for (const seed of heldOut.seeds) total += (await textEpisode(env, builtinResponder, template, env.sampleTask(dist, seed), `eval/${seed}`)).reward;
-  return total / heldOut.seeds.length;
+  const eps = await Promise.all(w.heldOut.seeds.map((seed) => textEpisode(w.env, responder, template, w.env.sampleTask(w.dist, seed), `eval/${seed}`)));
+  return eps.reduce((a, e) => a + e.reward, 0) / eps.length;
 }
 
 type World = { name: string; env: AnyEnvironment; dist: TaskDistribution; heldOut: HeldOutSet; validation: HeldOutSet };
@@ -137,13 +138,14 @@ for (const family of FAMILY_NAMES) {
 }
 
 // ——— MLP vs linear: with the hand-made crosses, on the raw features only, and on the hard desk ———
-if (!ONLY.length || ONLY.includes("mlp-vs-linear")) {
-  console.log("\nMLP vs linear PPO (same updates and episodes per update)");
-  const ppoUpdates = SETUP.ppo.updates;
-  line("linear, raw (v2)", await bench("ppo", { updates: ppoUpdates, parent: initialPolicy("softmax-linear", rawEnv) }, RAW));
+const section = (key: string) => !ONLY.length || ONLY.includes("mlp-vs-linear") || ONLY.includes(key);
+if (["linear-raw", "linear-hard", "mlp-hard", "dqn-hard"].some(section)) {
+  console.log("\nMLP vs linear (PPO rows: same updates and episodes per update)");
   const hardUpdates = 60;
-  line("linear (v4-text)", await bench("ppo", { updates: hardUpdates, parent: initialPolicy("softmax-linear", hardEnv) }, HARD));
-  line("MLP (v4-text)", await bench("ppo-mlp", { updates: hardUpdates, parent: initialPolicy("mlp-softmax", hardEnv) }, HARD));
+  if (section("linear-raw")) line("PPO linear, raw v2", await bench("ppo", { updates: SETUP.ppo.updates, parent: initialPolicy("softmax-linear", rawEnv) }, RAW));
+  if (section("linear-hard")) line("PPO linear, v4-text", await bench("ppo", { updates: hardUpdates, parent: initialPolicy("softmax-linear", hardEnv) }, HARD));
+  if (section("mlp-hard")) line("PPO MLP, v4-text", await bench("ppo-mlp", { updates: hardUpdates, parent: initialPolicy("mlp-softmax", hardEnv) }, HARD));
+  if (section("dqn-hard")) line("DQN MLP, v4-text", await bench("dqn-mlp", { updates: SETUP["dqn-mlp"].updates, parent: initialPolicy("mlp-q", hardEnv) }, HARD));
 }
 
 // ——— APO against a local fake OpenAI-compatible endpoint (canned: the agent follows "escalate" and "close" instructions) ———
@@ -167,7 +169,9 @@ if (!ONLY.length || ONLY.includes("apo-endpoint")) {
       } else {
         const customer = user.split("\n").filter((l) => l.startsWith("Customer")).join(" ");
         const done = user.split("\n").find((l) => l.startsWith("Done so far")) ?? "";
-        if (system.includes(ESCALATE) && /delete|remove my account|lawyer|legal|sue\b|personal (data|information)|gdpr/i.test(customer)) content = "escalate_to_human";
+        const vague = !done.includes("clarifying") && /something's not right|I have a problem|it's about my account|not sure|missing something/i.test(customer);
+        if (vague) content = "ask_clarifying_question";
+        else if (system.includes(ESCALATE) && /delete|remove my account|lawyer|legal|sue\b|personal (data|information)|gdpr/i.test(customer)) content = "escalate_to_human";
         else if (!done.includes("answered")) content = "provide_direct_answer";
         else if (system.includes(CLOSE)) content = done.includes("recorded") ? "close_ticket" : "update_ticket";
         else content = "provide_direct_answer";
@@ -177,20 +181,20 @@ if (!ONLY.length || ONLY.includes("apo-endpoint")) {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   Object.assign(process.env, { OPENAI_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, OPENAI_MODEL: "fake-model", OPENAI_API_KEY: "sk-bench" });
-  const scores: number[] = [];
-  const before: number[] = [];
-  const seconds: number[] = [];
+  const responder = openaiResponder(endpointFromEnv()!, { concurrency: 8, timeoutMs: 30_000, maxRetries: 3 });
+  const row: Row = { before: [], after: [], updates: [], seconds: [] };
   const small = lockValidationSet(env, "v2", 60, "bench-apo-endpoint");
   for (let k = 0; k < SEEDS; k++) {
     const started = startFamily({ family: "prompt-optimization", config: { scorer: "openai", beamWidth: 2, branchFactor: 2, rolloutsPerPrompt: 4, concurrency: 8 }, parent: STARTER, environment: env, distribution: dist, seed: `bench-apo-${k}`, data: null, heldOut: pinOf(heldOut), validation: small, codeRevision: "0000000" });
     const t0 = performance.now();
     const r = await continueFamily(started, 2);
-    seconds.push((performance.now() - t0) / 1000);
-    const beam = r.report.beam as { score: number; template: string }[];
-    scores.push(beam.find((b) => b.template === r.report.selected)?.score ?? Number.NaN);
-    before.push((r.report.history as unknown[]).length ? beam.find((b) => b.template === STARTER.template)?.score ?? Number.NaN : Number.NaN);
+    row.seconds.push((performance.now() - t0) / 1000);
+    row.updates.push(r.updates);
+    row.before.push((await heldOutReward(STARTER, STANDARD, responder))!);
+    row.after.push((await heldOutReward(r.candidate, STANDARD, responder))!);
   }
   server.close();
   for (const k of ["OPENAI_BASE_URL", "OPENAI_MODEL", "OPENAI_API_KEY"]) delete process.env[k];
-  console.log(`APO via fake endpoint: selected prompt's validation reward ${ci(scores)} over ${SEEDS} seeds (2 rounds, ${requests} HTTP requests, ${(seconds.reduce((a, b) => a + b, 0) / seconds.length).toFixed(1)} s/run)`);
+  console.log(`\nAPO against a local fake OpenAI-compatible endpoint (held-out scored by the same fake model; ${requests} HTTP requests in all)`);
+  line("APO, fake endpoint", row);
 }

@@ -177,7 +177,9 @@ export const builtinResponder: Responder = {
   },
   async critique(req: EditRequest & { rollouts: readonly RolloutSummary[] }) {
     const rng = Rng.from(`builtin/critique/${req.seed}`);
-    const failed = req.rollouts.filter((r) => !r.success || r.protectedPassed === false);
+    // Like the critic's instructions say: a broken protected rule first, then any failure.
+    const broken = req.rollouts.filter((r) => r.protectedPassed === false);
+    const failed = broken.length ? broken : req.rollouts.filter((r) => !r.success);
     if (failed.length === 0) return "The prompt handled every ticket shown. No change needed.";
     const worst = failed[sample(rng, failed.map((r) => -r.reward), Math.max(req.temperature, 1e-9))]!;
     return `On a ticket reading "${worst.ticket.split("\n").find((l) => l.startsWith("Customer:")) ?? ""}" the agent did ${worst.actions.join(" → ") || "nothing"} (reward ${worst.reward.toFixed(2)}). Suggested instruction: ${suggestion(worst, rng, req.temperature)}`;
