@@ -78,11 +78,12 @@ describeEachDialect("signed approvals", (dialect) => {
 
   it("the default step, after the canary stage: only a default approver signs it, and the approved default moves", async () => {
     const id = world.add("A");
-    const first = await approve(rosa.actor, rosa.key, id);
-    await finishApproval(database, rosa.actor, { payload: first.begun.payload, response: first.response }, { source: world.source, now });
+    // Four eyes: the canary step by one person, the default step by another.
+    const carl = await personWithPasskey(database, [{ role: "canary_approver", agent: null }], `Carl ${dialect}`);
+    const first = await approve(carl.actor, carl.key, id);
+    await finishApproval(database, carl.actor, { payload: first.begun.payload, response: first.response }, { source: world.source, now });
     world.sealCanaryStage(id, later(3600).toISOString());
     const at = later(3700);
-    const carl = await personWithPasskey(database, [{ role: "canary_approver", agent: null }], `Carl ${dialect}`);
     await expect(beginApproval(database, carl.actor, { agent: AGENT, candidateId: id, step: "default" }, { source: world.source, now: at })).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/approval:default/) });
     await expect(beginApproval(database, rosa.actor, { agent: AGENT, candidateId: id, step: "canary" }, { source: world.source, now: at })).rejects.toMatchObject({ field: "step" });
     const begun = await beginApproval(database, rosa.actor, { agent: AGENT, candidateId: id, step: "default" }, { source: world.source, now: at });
