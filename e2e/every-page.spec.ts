@@ -26,6 +26,7 @@ test.beforeAll(async ({ browser }) => {
   test.setTimeout(240_000);
   execFileSync("npx", ["tsx", "scripts/gate/reference.ts", "--seed"], { env: { ...process.env, DATABASE_URL: DB }, encoding: "utf8" });
   const database = await openDatabase(resolveDbTarget(DB));
+  const sweepStarted = new Date();
   const page = await browser.newPage();
   await signInAs(page, "trainer");
   const base = test.info().project.use.baseURL!;
@@ -44,9 +45,14 @@ test.beforeAll(async ({ browser }) => {
       await mutate("evaluations.start", { name: "page sweep", subject: { kind: "family", family: "supervised", config: { maxEpochs: 1 } }, protocols: ["held-out"], heldOutSize: 60 });
     }
     if (!(await database.db.trainingSweep.count())) {
-      const space = { mode: "grid", params: [{ kind: "values", path: "learningRate", values: [0.05, 0.2] }] };
-      await mutate("sweeps.start", { name: "page sweep", family: "supervised", baseConfig: { maxEpochs: 1 }, space, seedsPerConfig: 1, updates: 1, heldOutCases: 20 });
+      const space = { mode: "grid", params: [{ kind: "values", path: "ppo.learningRate", values: [0.05, 0.2] }] };
+      await mutate("sweeps.start", { name: "page sweep", family: "curriculum", baseConfig: { episodesPerUpdate: 8, calibrationTasks: 60 }, space, seedsPerConfig: 1, updates: 1, heldOutCases: 20 });
     }
+    // The pages need these records to exist, not to be trained: nothing is left queued for a later spec's worker
+    // (the sweeps spec waits for its own runs behind whatever is queued).
+    const unrun = { status: "failed", statusReason: "created for the page sweep only; not trained" };
+    await database.db.trainingRun.updateMany({ where: { status: { in: ["queued", "running"] }, createdAt: { gte: sweepStarted } }, data: unrun });
+    await database.db.evaluationJob.updateMany({ where: { status: { in: ["queued", "running"] }, createdAt: { gte: sweepStarted } }, data: { status: "failed" } });
     paths = await dashboardPaths(database);
   } finally {
     await page.close();

@@ -96,7 +96,10 @@ async function withPasskey(browser: Browser, role: "canary_approver" | "release_
 async function shots(page: Page, name: string) {
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+    // The top of the page (the decision and its reason) and the canary stage's panel, as a reviewer sees them.
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
+    const panel = page.getByTestId("canary-stage-panel");
+    if (await panel.count()) await panel.screenshot({ path: `${SHOTS}/${name}-panel-${width}.png` });
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
@@ -174,4 +177,5 @@ test("canary step → canary stage through the runners → default step by anoth
   await expect(rosa.getByTestId("rollback-outcome")).toContainText("Rolled back");
   expect((await pointer(rosa, "approved-default")).body).toMatchObject({ digest: seeded.parent.digest });
   await shots(rosa, "6-rolled-back");
+  for (const p of [carl, rosa, pat]) await p.context().close();
 });

@@ -3,6 +3,8 @@
 // ranks the configs with an interval over the seeds and overlays their runs, which the compare page shows too.
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
+import { openDatabase } from "@/server/db/client";
+import { resolveDbTarget } from "@/server/db/config";
 import { signInAs } from "./helpers/auth";
 
 const DB = process.env.E2E_DATABASE_URL ?? "file:./.tmp/e2e/lightgate.db";
@@ -13,7 +15,7 @@ test.afterAll(() => {
 });
 
 test("a trainer sweeps a grid × seeds; a worker runs them; the page ranks the configs with intervals and overlays their runs", async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   await signInAs(page, "trainer");
   await page.goto("/training");
   await page.getByRole("link", { name: "Sweeps", exact: true }).click();
@@ -34,9 +36,19 @@ test("a trainer sweeps a grid × seeds; a worker runs them; the page ranks the c
   await expect(ranking).toContainText("ppo.learningRate=0.05");
   await expect(ranking.getByTestId("run-status").first()).toContainText("queued");
 
-  // The runs are ordinary training runs: a worker process picks them up, and the page follows live.
+  // The runs are ordinary training runs: a worker process picks them up, and the page follows live. It works
+  // through the queue in order, so runs other specs left open are set aside first: this worker is the sweep's.
+  const sweepId = page.url().split("/").at(-1)!;
+  const database = await openDatabase(resolveDbTarget(DB));
+  try {
+    const ours = (await database.db.trainingSweepRun.findMany({ where: { sweepId }, select: { runId: true } })).map((r) => r.runId);
+    expect(ours).toHaveLength(6);
+    await database.db.trainingRun.updateMany({ where: { status: { in: ["queued", "running", "paused"] }, id: { notIn: ours } }, data: { status: "failed", statusReason: "set aside by the sweeps spec" } });
+  } finally {
+    await database.close();
+  }
   worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts", "--id", "e2e-sweeper", "--quiet", "--poll-ms", "200"], { env: { ...process.env, DATABASE_URL: DB, LIGHTGATE_PARENT_PID: String(process.pid) }, stdio: ["ignore", "ignore", "inherit"] });
-  await expect(page.getByText("6 / 6")).toBeVisible({ timeout: 150_000 });
+  await expect(page.getByText("6 / 6")).toBeVisible({ timeout: 240_000 });
   await expect(ranking.getByRole("row").nth(1)).toContainText(/^1ppo\.learningRate=[\d.]+-?\d\.\d{3} \(-?\d\.\d{3} … -?\d\.\d{3}\)n = 2/);
   await expect(page.getByTestId("sweep-intervals")).toBeVisible();
   // Best and worst overlaid by default: 2 configs × 2 seeds.
