@@ -64,7 +64,7 @@ async function benchOwn(fresh: () => Promise<FreshDatabase>, n: number): Promise
     for (let i = 0; i < n; i++) children.push(await startServer(SERVER, db.url, PORT + i, SERVER_NODE));
     const targets = children.map((_, i) => new Target(`http://127.0.0.1:${PORT + i}`, { Authorization: `Bearer ${db.token}` }));
     try {
-      const result = await runPhases(targets, { seconds: SECONDS, phases: PHASE_SET, serverPids: children.map((c) => c.pid!) });
+      const result = await runPhases(targets, { seconds: SECONDS, phases: PHASE_SET, serverPids: children.map((c) => c.pid!), dbPids: db.backends });
       return { label: `${KIND_LABEL}${n > 1 ? ` ×${n} processes` : ""} · ${db.label}`, result };
     } finally {
       for (const t of targets) t.close();

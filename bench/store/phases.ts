@@ -2,7 +2,7 @@
 // the same client and payloads: enqueue (batches of 100, 4 in flight), dequeue + complete cycles (8 workers),
 // single REST spans (16 in flight), OTLP protobuf (100 spans per request, 4 in flight), and the latency of
 // a 1,000-span query. Workers are spread round-robin over the targets (several server processes).
-import { cpuWindow, type PhaseCpu } from "./cpu";
+import { cpuWindow, type DbPids, type PhaseCpu } from "./cpu";
 import type { Reply, Target } from "./http";
 import { otlpBody, restSpan } from "./payloads";
 
@@ -14,14 +14,14 @@ export type BenchResult = Partial<Record<Exclude<PhaseName, "query">, Throughput
 
 type Claim = { rollout_id: string; attempt: { attempt_id: string } };
 
-export type PhaseOptions = { seconds: number; phases: Set<string>; serverPids: number[] };
+export type PhaseOptions = { seconds: number; phases: Set<string>; serverPids: number[]; dbPids?: DbPids };
 
 /** Runs `workers` loops of `step` for `seconds`; returns units per second and the CPU it took. */
 async function measure(targets: Target[], o: PhaseOptions, workers: number, step: (t: Target, w: number) => Promise<number>): Promise<Throughput> {
   const end = Date.now() + o.seconds * 1000;
   let units = 0;
   const t0 = performance.now();
-  const cpu = cpuWindow(o.serverPids);
+  const cpu = await cpuWindow(o.serverPids, o.dbPids);
   await Promise.all(
     Array.from({ length: workers }, async (_, w) => {
       const t = targets[w % targets.length]!;
@@ -32,7 +32,7 @@ async function measure(targets: Target[], o: PhaseOptions, workers: number, step
     }),
   );
   const elapsed = (performance.now() - t0) / 1000;
-  return { rate: units / elapsed, cpu: cpu() };
+  return { rate: units / elapsed, cpu: await cpu() };
 }
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
@@ -100,14 +100,14 @@ async function queryLatency(t: Target, o: PhaseOptions): Promise<QueryLatency> {
   const expected = await search();
   decode(expected);
   const times: number[] = [];
-  const cpu = cpuWindow(o.serverPids);
+  const cpu = await cpuWindow(o.serverPids, o.dbPids);
   for (let i = 0; i < 220; i++) {
     const t0 = performance.now();
     const res = await search();
     if (i >= 20) times.push(performance.now() - t0);
     if (res.status !== 200 || !res.body.equals(expected.body)) throw new Error(`query ${i} answered ${res.status} with different spans`);
   }
-  const used = cpu();
+  const used = await cpu();
   const decoded: number[] = [];
   for (let i = 0; i < 50; i++) {
     const t0 = performance.now();

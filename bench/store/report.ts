@@ -39,9 +39,29 @@ export function printTables(series: Series[], seconds: number) {
       if (cpus.length === 0) return "—";
       const servers = cpus.flatMap((c) => (c.server === null ? [] : [c.server]));
       const server = servers.length === cpus.length ? `${Math.round(median(servers))}%` : "server CPU unknown";
+      const dbs = cpus.flatMap((c) => (c.db === null ? [] : [c.db]));
+      const db = dbs.length === cpus.length ? ` / db ${Math.round(median(dbs))}%` : "";
       const loads = cpus.map((c) => c.load);
-      return `${Math.round(median(cpus.map((c) => c.client)))}% / ${server} · load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`;
+      return `${Math.round(median(cpus.map((c) => c.client)))}% / ${server}${db} · load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`;
     });
     console.log(`| ${s.label} | ${s.client} | ${cols.join(" | ")} |`);
+  }
+  // CPU time per operation hardly depends on how busy the machine is (throughput does): the figure to
+  // compare changes by on a shared machine.
+  console.log("\nCPU time per operation (median; server process(es) + database backends), µs");
+  console.log("| server · database | per rollout enqueued | per cycle | per REST span | per OTLP span |");
+  console.log("| --- | --- | --- | --- | --- |");
+  for (const s of series) {
+    const cols = (["enqueue", "cycles", "rest", "otlp"] as const).map((p) => {
+      const per = s.runs.flatMap((r) => {
+        const t = r[p];
+        if (!t || t.cpu.server === null || t.rate === 0) return [];
+        return [{ server: (t.cpu.server / 100 / t.rate) * 1e6, db: t.cpu.db === null ? null : (t.cpu.db / 100 / t.rate) * 1e6 }];
+      });
+      if (per.length === 0) return "—";
+      const dbs = per.flatMap((x) => (x.db === null ? [] : [x.db]));
+      return `${Math.round(median(per.map((x) => x.server)))}${dbs.length === per.length ? ` + ${Math.round(median(dbs))}` : ""}`;
+    });
+    console.log(`| ${s.label} | ${cols.join(" | ")} |`);
   }
 }

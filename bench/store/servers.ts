@@ -13,7 +13,7 @@ import { deployMigrations } from "../../server/db/migrate";
 /** "lightgate": scripts/serve.ts (what `npm start` runs); "next": plain `next start`; "bare": scripts/store/serve.ts. */
 export type ServerKind = "lightgate" | "next" | "bare";
 
-export type FreshDatabase = { url: string; label: string; token: string; drop(): Promise<void> };
+export type FreshDatabase = { url: string; label: string; token: string; drop(): Promise<void>; backends?: () => Promise<number[]> };
 
 export const PG_ADMIN = process.env.LIGHTGATE_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
@@ -47,7 +47,9 @@ export async function freshPostgres(): Promise<FreshDatabase> {
     const u = new URL(PG_ADMIN);
     u.pathname = `/${name}`;
     const version = (await admin.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v.split(" ")[0];
-    return { url: u.toString(), label: `PostgreSQL ${version}`, token: await prepare(u.toString()), drop };
+    // The backends serving this database (their CPU is the database's share of the work; /proc is world-readable).
+    const backends = async () => (await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1", [name])).rows.map((r) => r.pid);
+    return { url: u.toString(), label: `PostgreSQL ${version}`, token: await prepare(u.toString()), drop, backends };
   } catch (e) {
     await drop();
     throw e;
