@@ -12,13 +12,15 @@
 //          --only sqlite|postgresql --server lightgate|next|bare --processes 1,2,3 (PostgreSQL: n processes
 //          on one database, workers spread over them) --runs 3 --seconds 6 --port 3310
 //          --phases enqueue,cycles,rest,otlp,query --server-node "--cpu-prof --cpu-prof-dir=/tmp/prof"
+//          --sustain 600 (instead of the phases: OTLP at the maximum rate, RSS every second, database growth)
 // Production (`lightgate`, `next`) needs `npx next build` first.
 import type { ChildProcess } from "node:child_process";
 import os from "node:os";
 import { Target } from "./store/http";
 import { PHASES, runPhases, type BenchResult } from "./store/phases";
 import { printTables, type Series } from "./store/report";
-import { freshPostgres, freshSqlite, startServer, stopServers, type FreshDatabase, type ServerKind } from "./store/servers";
+import { databaseBytes, freshPostgres, freshSqlite, startServer, stopServers, type FreshDatabase, type ServerKind } from "./store/servers";
+import { printSustain, sustain } from "./store/sustain";
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -34,6 +36,8 @@ const PHASE_SET = new Set(list(arg("phases", PHASES.join(","))));
 const SERVER_NODE = arg("server-node", "").split(" ").filter(Boolean);
 const PROCESSES = list(arg("processes", "1")).map(Number);
 const URLS = list(arg("url", ""));
+/** --sustain SECONDS: instead of the phases, OTLP at the maximum rate with RSS sampled every second. */
+const SUSTAIN = Number(arg("sustain", "0"));
 const CLIENT = `this project's Node client (node:http, ${os.cpus().length} cores)`;
 const KIND_LABEL = { lightgate: "production server", next: "plain next start", bare: "store server (store:serve)" }[SERVER];
 
@@ -64,6 +68,10 @@ async function benchOwn(fresh: () => Promise<FreshDatabase>, n: number): Promise
     for (let i = 0; i < n; i++) children.push(await startServer(SERVER, db.url, PORT + i, SERVER_NODE));
     const targets = children.map((_, i) => new Target(`http://127.0.0.1:${PORT + i}`, { Authorization: `Bearer ${db.token}` }));
     try {
+      if (SUSTAIN > 0) {
+        printSustain(`${KIND_LABEL}${n > 1 ? ` ×${n} processes` : ""} · ${db.label}`, await sustain(targets, SUSTAIN, children.map((c) => c.pid!), () => databaseBytes(db.url)));
+        return { label: "", result: {} };
+      }
       const result = await runPhases(targets, { seconds: SECONDS, phases: PHASE_SET, serverPids: children.map((c) => c.pid!), dbPids: db.backends });
       return { label: `${KIND_LABEL}${n > 1 ? ` ×${n} processes` : ""} · ${db.label}`, result };
     } finally {
@@ -99,5 +107,5 @@ else {
     }
   }
 }
-printTables(series, SECONDS);
+if (SUSTAIN <= 0) printTables(series, SECONDS);
 process.exit(0);
