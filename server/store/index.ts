@@ -30,7 +30,7 @@ import { dequeueRollouts, enqueueRollouts, finishedRollouts, getRollout, startAt
 import { wireAttempt } from "./rows";
 import { diffResourcesVersions, getSpan, maskedResourcesVersion, resourcesHistory, resourcesSummaries, spanOutline, workerCounts } from "./dashboard";
 import { addSpans, countSpans, nextSequenceIds, querySpansJoined, querySpansText, type JoinedSpans, type SpanQuery } from "./spans";
-import { applyVerdict, findUnhealthy } from "./watchdog";
+import { applyVerdict, findUnhealthy, type Verdict } from "./watchdog";
 import { heartbeatWorker } from "./workers";
 import { ROLLOUT_STATUSES, type Attempt, type EnqueueRolloutRequest, type JsonObject, type NamedResources, type PaginatedResult, type Span, type StoreStatistics } from "./types";
 
@@ -42,6 +42,13 @@ export type { RolloutQuery, WorkerQuery, PageParams, ResourcesQuery, SpanQuery, 
 export type StoreOptions = {
   /** The lazy watchdog scan runs at most this often (ms) before queue and query calls; 0 disables it. */
   scanDebounceMs?: number;
+  /**
+   * Whether this process may run the lazy scan (several processes on one PostgreSQL: only the leader —
+   * runtime.ts — whose timer scans anyway). Default: always.
+   */
+  leader?: () => boolean;
+  /** Told of every watchdog verdict this process applied (the server logs them: rare, and worth seeing). */
+  onVerdict?: (v: Verdict) => void;
   /** Upper bound for wait_for_rollouts with `timeout: null` (the reference would wait forever). */
   maxWaitSeconds?: number;
 };
@@ -59,13 +66,17 @@ export function createStore(database: Database, options: StoreOptions = {}) {
   async function scanWatchdog(now = nowSeconds()): Promise<number> {
     const verdicts = await sql.read(() => findUnhealthy(now));
     let applied = 0;
-    for (const v of verdicts) if (await sql.write((d) => applyVerdict(d, v, now))) applied++;
+    for (const v of verdicts) {
+      if (!(await sql.write((d) => applyVerdict(d, v, now)))) continue;
+      applied++;
+      options.onVerdict?.(v);
+    }
     return applied;
   }
 
   /** The reference's lazy healthcheck: at most once per debounce window, before queue and query calls. */
   async function maybeScan(): Promise<void> {
-    if (debounceMs <= 0 || Date.now() - lastScan < debounceMs) return;
+    if (debounceMs <= 0 || Date.now() - lastScan < debounceMs || (options.leader && !options.leader())) return;
     lastScan = Date.now();
     scanning ??= scanWatchdog().finally(() => (scanning = null));
     await scanning;

@@ -94,8 +94,29 @@ export function* lockRollout(d: SqlDialect, rolloutId: string): Program<LockedRo
   );
 }
 
-export function* getAttemptRow(rolloutId: string, attemptId: string): Program<AttemptRow | null> {
-  return yield* one<AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM store_attempts WHERE rollout_id = ? AND attempt_id = ?`, [rolloutId, attemptId]);
+const LOCKED_COLUMNS = `${ROLLOUT_COLUMNS}, max_attempts, retry_condition, expected_attempts, queue_pos, requeue_cause, attempt_count, latest_attempt_id`;
+const ATTEMPT_ALIASES = ATTEMPT_COLUMNS.split(", ").map((c) => `a.${c} AS a_${c}`).join(", ");
+const LOCKED_JOIN_COLUMNS = LOCKED_COLUMNS.split(", ").map((c) => `r.${c}`).join(", ");
+
+/**
+ * lockRollout and the attempt (`null` = its latest) in one statement: one round trip fewer on every
+ * update_attempt, which on PostgreSQL costs both processes CPU. `attempt` is null when there is no such attempt.
+ */
+export function* lockRolloutWithAttempt(d: SqlDialect, rolloutId: string, attemptId: string | null): Program<{ rollout: LockedRollout; attempt: AttemptRow | null } | null> {
+  const row = yield* one<Record<string, unknown>>(
+    `SELECT ${LOCKED_JOIN_COLUMNS}, ${ATTEMPT_ALIASES} FROM store_rollouts r
+     LEFT JOIN store_attempts a ON a.rollout_id = r.rollout_id AND a.attempt_id = COALESCE(?, r.latest_attempt_id)
+     WHERE r.rollout_id = ?${d.forUpdateOf("r")}`,
+    [attemptId, rolloutId],
+  );
+  if (!row) return null;
+  const rollout: Record<string, unknown> = {};
+  const attempt: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) {
+    if (k.startsWith("a_")) attempt[k.slice(2)] = v;
+    else rollout[k] = v;
+  }
+  return { rollout: rollout as LockedRollout, attempt: attempt.attempt_id == null ? null : (attempt as AttemptRow) };
 }
 
 /** Upserts a worker so that it follows the attempt it runs (busy / idle / unknown). */

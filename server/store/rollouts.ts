@@ -3,7 +3,7 @@
 import { all, one, placeholders, run, type Program, type SqlDialect } from "@/server/db/sql/program";
 import { StoreNotFoundError } from "./errors";
 import { newAttemptId, newRolloutId, nextPos } from "./ids";
-import { getAttemptRow, insertAttempts, insertRollouts, latestAttempts, lockRollout, markWorkerIdleAfterEmptyDequeue, syncWorker, type LockedRollout, type NewAttempt, type NewRollout } from "./rollout-rows";
+import { insertAttempts, insertRollouts, latestAttempts, lockRollout, lockRolloutWithAttempt, markWorkerIdleAfterEmptyDequeue, syncWorker, type LockedRollout, type NewAttempt, type NewRollout } from "./rollout-rows";
 import { attemptFromRow, attemptRecordFromRow, rolloutFromRow, ROLLOUT_COLUMNS, type AttemptRow, type RolloutRow } from "./rows";
 import { attemptReason, expectedAttemptsFrom, isQueued, isTerminal, receiptTagFrom, requeueCauseFor, rolloutStatusFromAttempt, type RequeueCause } from "./state-machine";
 import type { Attempt, AttemptedRollout, AttemptRecord, AttemptStatus, EnqueueRolloutRequest, Json, JsonObject, Rollout, RolloutConfig, RolloutMode, RolloutStatus } from "./types";
@@ -178,11 +178,11 @@ export function* updateAttempt(
   now: number,
   guard?: (r: LockedRollout, a: AttemptRow) => boolean,
 ): Program<AttemptRecord | null> {
-  const r = yield* lockRollout(d, rolloutId);
-  if (!r) throw new StoreNotFoundError(`Rollout ${rolloutId} not found`);
+  const locked = yield* lockRolloutWithAttempt(d, rolloutId, attemptId === "latest" ? null : attemptId);
+  if (!locked) throw new StoreNotFoundError(`Rollout ${rolloutId} not found`);
+  const { rollout: r, attempt: row } = locked;
   if (!r.latest_attempt_id) throw new StoreNotFoundError(`No attempts found for rollout ${rolloutId}`);
   const resolved = attemptId === "latest" ? r.latest_attempt_id : attemptId;
-  const row = yield* getAttemptRow(rolloutId, resolved);
   if (!row) throw new StoreNotFoundError(`Attempt ${attemptId} not found for rollout ${rolloutId}`);
   if (guard && !guard(r, row)) return null;
 

@@ -71,14 +71,17 @@ export type SqlDialect = {
   skipLocked: string;
   /** Appended to a SELECT whose rows the program will change (PostgreSQL row locks; SQLite holds the file). */
   forUpdate: string;
+  /** `forUpdate` for a join: locks only the rows of the table with this alias. */
+  forUpdateOf(alias: string): string;
   greatest(a: string, b: string): string;
 };
 
-export const SQLITE_DIALECT: SqlDialect = { name: "sqlite", skipLocked: "", forUpdate: "", greatest: (a, b) => `MAX(${a}, ${b})` };
+export const SQLITE_DIALECT: SqlDialect = { name: "sqlite", skipLocked: "", forUpdate: "", forUpdateOf: () => "", greatest: (a, b) => `MAX(${a}, ${b})` };
 export const POSTGRES_DIALECT: SqlDialect = {
   name: "postgresql",
   skipLocked: " FOR UPDATE SKIP LOCKED",
   forUpdate: " FOR UPDATE",
+  forUpdateOf: (alias) => ` FOR UPDATE OF ${alias}`,
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
 };
 
