@@ -67,8 +67,11 @@ export function registryPinProblem(input: { kind: RegistryKind; name: string; ve
 
 export type PublishInput = { kind: RegistryKind; name: string; agent: string; version?: string; body: unknown; actor: AuditActor };
 
-/** Publishes a new version of a registry record. The caller has checked `policy:write` for the agent. */
-export async function publishRegistryEntry(database: Database, input: PublishInput): Promise<RegistryRecord> {
+/**
+ * The body as publishing would store it, or the refusal naming the field: the kind's schema, a non-empty
+ * name, no moving name in the pin. Publishing and the registries page's preview (server/policy) share it.
+ */
+export function validRegistryEntry(input: Omit<PublishInput, "actor">): unknown {
   const parsed = REGISTRY_BODIES[input.kind].safeParse(input.body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -78,6 +81,12 @@ export async function publishRegistryEntry(database: Database, input: PublishInp
   if (!input.name.trim()) throw new DomainError("BAD_REQUEST", "name: must not be empty", "name");
   const moving = registryPinProblem(input);
   if (moving) throw new DomainError("BAD_REQUEST", `${moving.field}: ${moving.message}`, moving.field);
+  return parsed.data;
+}
+
+/** Publishes a new version of a registry record. The caller has checked `policy:write` for the agent. */
+export async function publishRegistryEntry(database: Database, input: PublishInput): Promise<RegistryRecord> {
+  const parsed = { data: validRegistryEntry(input) };
   const body = canonicalJson(parsed.data);
   const { kind, name, agent } = input;
   return database.transaction(
