@@ -13,7 +13,7 @@ const retry = { max_attempts: 2, retry_condition: ["failed" as const], timeout_s
 
 describeEachDialect("traces and rollouts", (dialect) => {
   let f: StoreFixture;
-  const ids: Record<string, string> = {};
+  const ids = { r1: "", r2: "", r3: "" };
   let firstAttempt = "";
   beforeAll(async () => {
     f = await createTestStore(dialect, "traces");
