@@ -13,7 +13,7 @@ import { evaluateGate, type GateReport } from "@/server/gate/gate";
 import type { CheckResult, CheckStatus } from "@/server/gate/checks/types";
 import { CHECK_IDS, CHECK_INPUTS, VERSION_KEYS, type VersionKey, type VersionSet } from "@/server/gate/versions";
 import { candidateLabel } from "@/server/receipts/candidate-names";
-import { ANY_AGENT, currentEntries, policyFrom, validRegistryEntry, type RegistryKind, type RegistryRecord } from "@/server/receipts/registries";
+import { ANY_AGENT, currentEntries, nextVersionLabel, policyFrom, validRegistryEntry, type RegistryKind, type RegistryRecord } from "@/server/receipts/registries";
 import { gateReport } from "@/server/receipts/report";
 import { versionsFrom } from "@/server/receipts/versions";
 
@@ -87,7 +87,7 @@ export async function registryImpact(database: Database, input: ImpactInput, now
   const db = database.db;
   const last = await db.registryEntry.findFirst({ where: { kind, name, agent }, orderBy: { seq: "desc" } });
   const seq = (last?.seq ?? 0) + 1;
-  const version = input.version ?? String(seq);
+  const version = input.version ?? nextVersionLabel(last, seq);
   // Refused as publishing would refuse it, so the preview never promises a publication that cannot happen.
   if (await db.registryEntry.findUnique({ where: { kind_name_agent_version: { kind, name, agent, version } } })) {
     throw new DomainError("CONFLICT", `version: ${kind} ${name} already has a version "${version}" (published versions are immutable)`, "version");

@@ -65,6 +65,14 @@ export function registryPinProblem(input: { kind: RegistryKind; name: string; ve
   return name ? { field: "name", message: movingNameMessage(name) } : null;
 }
 
+/**
+ * The label a publication without one gets: one more than the current label when that is a whole number
+ * (after "3" comes "4", never "2"), else the publication number.
+ */
+export function nextVersionLabel(last: { version: string } | null, seq: number): string {
+  return last && /^[1-9]\d{0,8}$/.test(last.version) ? String(Number(last.version) + 1) : String(seq);
+}
+
 export type PublishInput = { kind: RegistryKind; name: string; agent: string; version?: string; body: unknown; actor: AuditActor };
 
 /**
@@ -93,7 +101,7 @@ export async function publishRegistryEntry(database: Database, input: PublishInp
     async (tx) => {
       const last = await tx.registryEntry.findFirst({ where: { kind, name, agent }, orderBy: { seq: "desc" } });
       const seq = (last?.seq ?? 0) + 1;
-      const version = input.version ?? String(seq);
+      const version = input.version ?? nextVersionLabel(last, seq);
       const taken = await tx.registryEntry.findUnique({ where: { kind_name_agent_version: { kind, name, agent, version } } });
       if (taken) throw new DomainError("CONFLICT", `version: ${kind} ${name} already has a version "${version}" (published versions are immutable)`, "version");
       const row = await tx.registryEntry.create({
