@@ -91,7 +91,7 @@ export function RegistryEntryView({ kind, name }: { kind: AreaKind; name: string
             {canDiff && diff.data && diff.data.changed > diff.data.entries.length && <p className="mt-2 text-xs text-ink-3">The first {diff.data.entries.length} of {diff.data.changed} changed keys.</p>}
           </Card>
           {diff.data && (
-            <Card title={`Content of v${b}`} description={dataset ? "The first cases, by id." : `digest ${diff.data.b.digest}`}>
+            <Card title={`Content of v${b}`} description={dataset ? "The first cases, by id." : <span className="break-all">digest {diff.data.b.digest}</span>}>
               <JsonView value={diff.data.content} collapsedAfter={40} />
             </Card>
           )}

@@ -173,7 +173,7 @@ export function RolloutsView() {
         <p className="text-xs text-ink-3" data-testid="failed-counts">
           <span className="font-medium text-ink-2">{failures.data.rolloutsFailed} rollout{failures.data.rolloutsFailed === 1 ? "" : "s"} failed</span> (final status, after retries) ·{" "}
           {failures.data.attemptsFailed.failed + failures.data.attemptsFailed.timeout + failures.data.attemptsFailed.unresponsive} attempts failed, timed out or went unresponsive, as the Runners page counts them
-          {failures.data.rolloutsRecovered > 0 && <> — {failures.data.rolloutsRecovered} of those rollouts succeeded on a retry</>}.
+          {failures.data.rolloutsRecovered > 0 && <> — {failures.data.rolloutsRecovered} rollout{failures.data.rolloutsRecovered === 1 ? "" : "s"} succeeded on a retry</>}.
         </p>
       )}
       {list.data?.scan && !list.data.scan.complete && <p className="text-xs text-warn" data-testid="scan-note">Reward and error filters read the newest {list.data.scan.scanned.toLocaleString("en")} matching rollouts; narrow by status or mode to reach older ones.</p>}
