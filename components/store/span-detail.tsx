@@ -27,7 +27,7 @@ export function SpanDetail({ rolloutId, attemptId, spanId, onClose }: { rolloutI
       {!isLoading && !data && !error && <p className="text-sm text-ink-3">This span is not in the store (it may have been pruned).</p>}
       {data && (
         <div className="space-y-3 text-xs" data-testid="span-detail">
-          <dl className="grid grid-cols-[6rem_1fr] gap-x-3 gap-y-1">
+          <dl className="grid grid-cols-[6rem_minmax(0,1fr)] gap-x-3 gap-y-1">
             <dt className="text-ink-3">Status</dt>
             <dd>
               <StatusBadge status={data.status.status_code} /> {data.status.description ? <span className="text-ink-2">{String(data.status.description)}</span> : null}
@@ -37,11 +37,11 @@ export function SpanDetail({ rolloutId, attemptId, spanId, onClose }: { rolloutI
             <dt className="text-ink-3">Start</dt>
             <dd>{timestamp(data.start_time)}</dd>
             <dt className="text-ink-3">Span</dt>
-            <dd><CopyId value={data.span_id} short={32} /></dd>
+            <dd><CopyId value={data.span_id} short={20} /></dd>
             <dt className="text-ink-3">Parent</dt>
-            <dd>{data.parent_id ? <CopyId value={data.parent_id} short={32} /> : "—"}</dd>
+            <dd>{data.parent_id ? <CopyId value={data.parent_id} short={20} /> : "—"}</dd>
             <dt className="text-ink-3">Trace</dt>
-            <dd><CopyId value={data.trace_id} short={32} /></dd>
+            <dd><CopyId value={data.trace_id} short={20} /></dd>
             <dt className="text-ink-3">Attempt</dt>
             <dd><CopyId value={data.attempt_id} /> · seq {data.sequence_id}</dd>
           </dl>
@@ -71,7 +71,7 @@ function SpanIoView({ attributes }: { attributes: Record<string, unknown> }) {
   return (
     <div className="space-y-3" data-testid="span-io">
       {(usage || io.costUsd !== null) && (
-        <dl className="grid grid-cols-[6rem_1fr] gap-x-3 gap-y-1">
+        <dl className="grid grid-cols-[6rem_minmax(0,1fr)] gap-x-3 gap-y-1">
           {usage && <><dt className="text-ink-3">Tokens</dt><dd className="tabular-nums">{usage}</dd></>}
           {io.costUsd !== null && <><dt className="text-ink-3">Cost</dt><dd className="tabular-nums">${io.costUsd.toFixed(4)}</dd></>}
         </dl>
