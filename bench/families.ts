@@ -42,6 +42,8 @@ const SETUP: Record<FamilyName, { config?: unknown; parent?: unknown; data?: Loa
   reptile: { data: data(demos), updates: 20 },
   "pattern-discovery": { data: data(observeTasks(env, { distribution: dist, count: 800, seed: "bench" })), parent: initialClusters(env), updates: 2 },
   "prompt-optimization": { parent: promptTemplate("You are a support agent.\n{ticket}"), config: { scorer: "builtin" }, updates: 2 },
+  "ppo-mlp": { parent: initialPolicy("mlp-softmax", env), updates: 3 },
+  "dqn-mlp": { parent: initialPolicy("mlp-q", env), updates: 3 },
 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

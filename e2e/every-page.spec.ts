@@ -43,6 +43,10 @@ test.beforeAll(async ({ browser }) => {
     if (!(await database.db.evaluationJob.count())) {
       await mutate("evaluations.start", { name: "page sweep", subject: { kind: "family", family: "supervised", config: { maxEpochs: 1 } }, protocols: ["held-out"], heldOutSize: 60 });
     }
+    if (!(await database.db.trainingSweep.count())) {
+      const space = { mode: "grid", params: [{ kind: "values", path: "learningRate", values: [0.05, 0.2] }] };
+      await mutate("sweeps.start", { name: "page sweep", family: "supervised", baseConfig: { maxEpochs: 1 }, space, seedsPerConfig: 1, updates: 1, heldOutCases: 20 });
+    }
     paths = await dashboardPaths(database);
   } finally {
     await page.close();

@@ -9,6 +9,7 @@ import { CopyId } from "@/components/ui/copy-id";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Time } from "@/components/ui/time";
 import { CanaryCard, RollbackCard } from "./canary-card";
+import { CanaryStagePanel } from "./canary-stage-panel";
 import { ProtectedCasesCard } from "./cases-card";
 import { ChecksCard } from "./checks-card";
 import { CoverageCard, RetryDebtCard, RewardCard } from "./evidence-cards";
@@ -72,10 +73,11 @@ export function CandidateView({ id }: { id: string }) {
       <DecisionBanner detail={detail} />
       <FreshnessBanner detail={detail} />
       <LineageCard detail={detail} />
+      <CanaryStagePanel candidateId={detail.summary.id} />
       {report ? (
         <>
           <ChecksCard title="The seven checks" checks={report.checks} testId="checks" />
-          {report.canaryStageChecks && <ChecksCard title="Checks 6–7 on the bounded canary's own receipt" checks={report.canaryStageChecks} testId="canary-stage-checks" />}
+          {report.canaryStageChecks && <ChecksCard title="Checks 6–7 on the canary stage" checks={report.canaryStageChecks} testId="canary-stage-checks" />}
           <div className="grid gap-4 lg:grid-cols-2">
             <RewardCard evidence={report.evidence} parent={detail.parent.evidence} />
             <CoverageCard evidence={report.evidence} />

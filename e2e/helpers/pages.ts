@@ -40,6 +40,7 @@ export const SAMPLES: Record<string, Sampler> = {
   "/training/[runId]": (database) => firstIds(database.db.trainingRun.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
   "/datasets/[id]": (database) => firstIds(database.db.datasetSnapshot.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
   "/evaluations/[id]": (database) => firstIds(database.db.evaluationJob.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
+  "/training/sweeps/[id]": (database) => firstIds(database.db.trainingSweep.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
   // A registry record (the reference's evaluator) and a published exam when there is one: their pages differ.
   "/registries/[kind]/[name]": async (database) => {
     const entry = await database.db.registryEntry.findFirst({ where: { kind: "evaluator" }, orderBy: { createdAt: "asc" }, select: { kind: true, name: true } });

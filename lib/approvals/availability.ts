@@ -23,6 +23,8 @@ export type ApprovalSituation = {
   stale: readonly StaleCheckSummary[];
   /** Identities that may never approve this candidate: who declared it, started its training, owns its key. */
   excluded: readonly string[];
+  /** Default step: who approved the canary step (another person must make it the default). */
+  canaryApprovers?: readonly string[];
   /** The decision already taken on this step of this receipt, with who took it and when. */
   decided: StepDecision | null;
 };
@@ -74,6 +76,7 @@ export function approvalAvailability(s: ApprovalSituation, viewer: Viewer): Avai
   if (s.decided) return no("decided", `the ${STEP_LABELS[step]} step of this receipt was ${s.decided.decision === "approve" ? "approved" : "rejected"} by ${s.decided.by} at ${s.decided.at}`);
   if (s.verdict !== "READY FOR APPROVAL") return no("verdict", `the verdict is ${s.verdict}; only READY FOR APPROVAL can be approved`);
   if (!grantsAllow(viewer.grants, scope, s.agent)) return no("scope", `your roles do not hold "${scope}" for ${s.agent}`);
+  if (step === "default" && s.canaryApprovers?.includes(viewer.id)) return no("duties", "you approved the canary step: another person must approve the default step");
   if (s.excluded.includes(viewer.id)) return no("duties", "you started this candidate's training (or own its key): separation of duties forbids approving it");
   if (viewer.kind === "user" && !viewer.hasPasskey) return no("passkey", "you have no passkey to sign with: register one under Settings → Security");
   return { enabled: true, step, scope };

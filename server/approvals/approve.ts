@@ -27,6 +27,8 @@ import { recordDecision } from "./record";
 import { markRefusalRecorded, withRefusalAudit } from "./refusal-audit";
 import { approvalBeginRefusal, approvalFinishRefusal } from "./refusal-contexts";
 import { receiptSigningKey, type ReceiptKey } from "@/server/receipts/signing-key";
+import { queueCanaryStage } from "@/server/receipts/gate-run/canary-stage";
+import { DEFAULT_DEADLINE_SECONDS } from "@/server/receipts/gate-queue";
 import { actorRefFor, approvalAvailability, approvalSnapshot, viewerOf, type ApprovalSnapshot } from "./snapshot";
 import { buildDecisionStatement, signDecisionStatement } from "./statement";
 import type { ReceiptSource } from "./source";
@@ -242,6 +244,9 @@ async function commit(
     reason: `${actor.name} approved the ${STEP_LABELS[snap.step]} step (signed): ${reason}`,
     at: now,
   });
+  // The canary step starts the canary stage (runners serve the candidate inside the boundary); queued here so
+  // it exists exactly when the approval commits.
+  if (snap.step === "canary") await queueCanaryStage(tx, { candidateId: c.id, requestedById: actor.id, deadlineSeconds: DEFAULT_DEADLINE_SECONDS, at: now });
   const statement = buildDecisionStatement({ action: "approval", subject: { name: c.resourcesId, digest: c.digest }, payload, signature, chain: sealed, committedAt: now });
   const envelope = signDecisionStatement(statement, key.privateKey, key.keyid);
   const row = await recordDecision(tx, actor, now, {

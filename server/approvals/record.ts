@@ -1,5 +1,5 @@
 // The approval_decisions row of every signed decision, rejection and refusal.
-import type { Actor } from "@/server/auth/actor";
+import type { AuditActor } from "@/server/audit/audit-log";
 import type { Tx } from "@/server/db/client";
 import { canonicalJson, newId } from "@/server/digest";
 
@@ -23,7 +23,8 @@ export type DecisionRow = {
 
 const json = (v: unknown) => (v === undefined || v === null ? null : canonicalJson(v));
 
-export function recordDecision(tx: Tx, actor: Actor, at: Date, row: DecisionRow) {
+/** `actor` may be the server itself (kind "system"): a canary stage aborted by its guard is a decision too. */
+export function recordDecision(tx: Tx, actor: Pick<AuditActor, "kind" | "id" | "name">, at: Date, row: DecisionRow) {
   return tx.approvalDecision.create({
     data: {
       id: newId("apr"),

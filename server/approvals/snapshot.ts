@@ -11,7 +11,7 @@ import type { Db, Tx } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
 import type { Digest } from "@/server/gate/digest";
 import { evaluateGate, type GateReport } from "@/server/gate/gate";
-import { decisionOn } from "@/server/gate/receipt/approval";
+import { canaryApproversOf, decisionOn } from "@/server/gate/receipt/approval";
 import type { ActorRef, ResourceRef } from "@/server/gate/receipt/refs";
 import { approvalTarget } from "@/server/gate/receipt/seal";
 import { receiptView, type Receipt } from "@/server/gate/receipt/view";
@@ -42,7 +42,10 @@ export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candi
   const authority = receipt.stage1.approvers[step];
   const decision = target ? decisionOn(receipt.approvals, step, target, authority, receipt.stage1.declaredBy, state.decisions).decision : null;
   const stale = report.freshness.stale.map((s) => ({ check: s.check, sentences: s.reasons.map((r) => r.sentence) }));
-  const { excluded } = state.decisions; // separation of duties, as the source gathered it with the decisions
+  // Separation of duties, as the source gathered it with the decisions; the default step also excludes whoever
+  // approved the canary step (the gate core ignores such an approval: decisionOn).
+  const { excluded } = state.decisions;
+  const canaryApprovers = step === "default" ? [...canaryApproversOf(receipt.approvals)] : [];
   const names = decision ? await displayNames(db, [decision.actor.id]) : new Map<string, string>();
   const decided = decision && { decision: decision.decision, by: nameOf(names, decision.actor.id), at: timestamp(decision.at) };
   const pointer = await readPointer(db, c.agent, STEP_POINTERS[step]);
@@ -53,7 +56,7 @@ export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candi
     report,
     step,
     target,
-    situation: { agent: c.agent, verdict: report.verdict, verdictStep: step, open: openChecks(report), stale, excluded, decided },
+    situation: { agent: c.agent, verdict: report.verdict, verdictStep: step, open: openChecks(report), stale, excluded, canaryApprovers, decided },
     candidate: { resourceId: c.resourcesId, version: c.version, digest: c.digest },
     pointerFrom: pointer && { resourceId: pointer.resourcesId, version: pointer.version, digest: pointer.digest },
   };

@@ -155,6 +155,8 @@ export interface Environment<TState = unknown, TRecord = unknown> {
   /** Opens an episode: its initial state and the effects of opening it (e.g. the ticket being filed). */
   reset(task: EnvTask, ctx: EpisodeContext): { state: TState; effects: Effect[] };
   observe(state: TState): Observation;
+  /** The state as text a language-model agent reads (the ticket, what was done so far); prompt optimization needs it. */
+  describe?(state: TState): string;
   /** Applies action `action` (an index into `actions`), mutating `state`. */
   step(state: TState, action: number): StepResult;
   /** Whether the state reached the task's expected outcome (the same check `verifyOutcome` runs on the destination). */

@@ -41,7 +41,7 @@ export async function gateReport(database: Database | { db: Db | Tx }, candidate
   // Sequential on purpose: inside a transaction these share one connection (no concurrent queries on it).
   const loaded = await loadReceipt(database, candidateId);
   const policy = await currentPolicy(database.db, candidate.agent);
-  const versions = await currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as Digest });
+  const versions = await currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as Digest, self: candidate.digest as Digest });
   const decisions = loaded.receipt ? await signedDecisionsFor(database.db, candidate, loaded.receipt) : NO_SIGNED_DECISIONS;
   const lateEvidence = await lateEvidenceOf(database.db, loaded.receipt?.stage2);
   const report = loaded.receipt ? evaluateGate({ receipt: loaded.receipt, policy, currentVersions: versions, now, decisions, lateEvidence }) : null;

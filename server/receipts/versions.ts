@@ -36,10 +36,13 @@ export function versionsFrom(entries: readonly RegistryRecord[], parent: Digest)
 /**
  * The versions in force for `agent`. The parent in force is the agent's approved default; before the agent
  * has one, `parentIfNoDefault` (the receipt's own declared parent) stands in, so nothing goes stale by it.
+ * When the approved default is `self` — the candidate being judged, promoted on this very receipt — its declared
+ * parent stays the parent in force: its own promotion must not make its evidence stale.
  */
-export async function currentVersions(db: Db | Tx, agent: string, opts: { parentIfNoDefault?: Digest } = {}): Promise<VersionSet> {
+export async function currentVersions(db: Db | Tx, agent: string, opts: { parentIfNoDefault?: Digest; self?: Digest } = {}): Promise<VersionSet> {
   const entries = await currentEntries(db, agent);
   const pointer = await readPointer(db, agent, "approved_default");
-  const parent = (pointer?.digest as Digest | undefined) ?? opts.parentIfNoDefault ?? digestOf({ approvedDefault: NONE });
+  const promotedSelf = pointer !== null && opts.self !== undefined && pointer.digest === opts.self;
+  const parent = (promotedSelf ? opts.parentIfNoDefault : (pointer?.digest as Digest | undefined)) ?? opts.parentIfNoDefault ?? digestOf({ approvedDefault: NONE });
   return versionsFrom(entries, parent);
 }

@@ -15,6 +15,8 @@ import { isLockedSet } from "./evaluate";
 import { FAMILY_NAMES, type CandidateResource, type FamilyContext, type FamilyDefinition, type FamilyName, type FamilySession, type FamilyUpdate, type ResourceKind } from "./family";
 import { behaviourCloningFamily } from "./imitation/behaviour-cloning";
 import { maxentIrlFamily } from "./imitation/maxent-irl";
+import { dqnMlpFamily } from "./neural/dqn-mlp";
+import { ppoMlpFamily } from "./neural/ppo-mlp";
 import type { Policy } from "./policy";
 import { policyDigest } from "./policy-resource";
 import { promptOptimizationFamily, resolveScorer } from "./prompt/apo";
@@ -43,6 +45,8 @@ export const FAMILIES: Record<FamilyName, AnyFamily> = {
   reptile: reptileFamily,
   "pattern-discovery": patternDiscoveryFamily,
   "prompt-optimization": promptOptimizationFamily,
+  "ppo-mlp": ppoMlpFamily,
+  "dqn-mlp": dqnMlpFamily,
 };
 
 export function familyOf(name: string): AnyFamily {

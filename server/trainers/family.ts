@@ -28,6 +28,8 @@ export const FAMILY_NAMES = [
   "reptile",
   "pattern-discovery",
   "prompt-optimization",
+  "ppo-mlp",
+  "dqn-mlp",
 ] as const;
 export type FamilyName = (typeof FAMILY_NAMES)[number];
 

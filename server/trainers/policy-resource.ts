@@ -9,6 +9,7 @@
 // runners that only need LLM/prompt resources keep working.
 import { z } from "zod";
 import { digestOf, type Digest } from "@/server/digest";
+import { mlpProblems } from "./neural/mlp";
 import type { Policy } from "./policy";
 
 export const POLICY_RESOURCE_TYPE = "lightgate_policy";
@@ -17,7 +18,30 @@ const finite = z.number({ error: "must be a finite number" }).refine(Number.isFi
 const environmentRef = z.object({ id: z.string().min(1), specDigest: z.string().regex(/^sha256:[0-9a-f]{64}$/, "specDigest must be sha256:<64 hex>") }).strict();
 const epsilon = z.number().min(0, "epsilon must be ≥ 0").max(1, "epsilon must be ≤ 1");
 
+const mlpPolicy = (kind: "mlp-softmax" | "mlp-q") =>
+  z
+    .object({
+      kind: z.literal(kind),
+      environment: environmentRef,
+      actions: z.array(z.string().min(1)).min(2),
+      featureCount: z.number().int().positive(),
+      network: z
+        .object({
+          inputs: z.array(z.number().int().min(0)).min(1),
+          activation: z.enum(["tanh", "relu"]),
+          layers: z.array(z.object({ kernel: z.array(finite), bias: z.array(finite), units: z.number().int().positive() }).strict()).min(1).max(8),
+        })
+        .strict(),
+      epsilon,
+    })
+    .strict()
+    .superRefine((p, ctx) => {
+      for (const message of mlpProblems(p.network, p.featureCount, p.actions.length)) ctx.addIssue({ code: "custom", path: ["network"], message });
+    });
+
 export const policySchema = z.discriminatedUnion("kind", [
+  mlpPolicy("mlp-softmax"),
+  mlpPolicy("mlp-q"),
   z
     .object({
       kind: z.literal("softmax-linear"),

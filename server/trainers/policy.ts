@@ -1,9 +1,12 @@
 // Trainable decision policies as plain JSON, and how they act. Two kinds:
 // - softmax-linear: π(a|s) ∝ exp(w_a · x(s)) over the environment's dense features (PPO trains it);
 // - q-tabular: action values per discrete state key, acting greedily (Q-learning trains it).
-// Both may mix in ε-uniform exploration; the gate evaluates them with their own ε (0 once published).
+// - mlp-softmax: π(a|s) = softmax(MLP(raw features)) (PPO with an MLP actor trains it);
+// - mlp-q: action values Q(s, ·) = MLP(raw features), acting greedily (DQN trains it).
+// All may mix in ε-uniform exploration; the gate evaluates them with their own ε (0 once published).
 import type { ActingPolicy } from "@/server/environments/episode";
 import type { Environment, Observation } from "@/server/environments/types";
+import { initMlp, mlpForward, rawFeatureIndices, type Mlp } from "./neural/mlp";
 
 export type PolicyEnvironment = { id: string; specDigest: string };
 
@@ -26,7 +29,17 @@ export type QTabularPolicy = {
   epsilon: number;
 };
 
-export type Policy = SoftmaxLinearPolicy | QTabularPolicy;
+/** A neural policy: the network over the environment's raw features (see neural/mlp.ts for the layout). */
+export type MlpPolicy = {
+  kind: "mlp-softmax" | "mlp-q";
+  environment: PolicyEnvironment;
+  actions: string[];
+  featureCount: number;
+  network: Mlp;
+  epsilon: number;
+};
+
+export type Policy = SoftmaxLinearPolicy | QTabularPolicy | MlpPolicy;
 export type PolicyKind = Policy["kind"];
 
 type EnvShape = Pick<Environment, "id" | "specDigest" | "actions" | "featureNames">;
@@ -37,6 +50,11 @@ export function initialPolicy(kind: PolicyKind, env: EnvShape): Policy {
   const actions = env.actions.map((a) => a.name);
   if (kind === "softmax-linear") {
     return { kind, environment, actions, featureCount: env.featureNames.length, weights: new Array(actions.length * env.featureNames.length).fill(0), epsilon: 0 };
+  }
+  if (kind === "mlp-softmax" || kind === "mlp-q") {
+    // Seeded by the spec, so "the untrained MLP of this environment" is one exact resource.
+    const network = initMlp(rawFeatureIndices(env.featureNames), [64, 64], actions.length, "tanh", `${env.specDigest}/${kind}`);
+    return { kind, environment, actions, featureCount: env.featureNames.length, network, epsilon: 0 };
   }
   return { kind, environment, actions, table: {}, epsilon: 0 };
 }
@@ -78,6 +96,15 @@ export function softmaxInto(weights: Float64Array, x: ArrayLike<number>, out: Fl
   for (let a = 0; a < nA; a++) out[a] = out[a]! / sum;
 }
 
+/** Softmax of logits `z` into `out`. */
+export function softmaxOf(z: ArrayLike<number>, out: Float64Array): void {
+  let max = -Infinity;
+  for (let a = 0; a < out.length; a++) if (z[a]! > max) max = z[a]!;
+  let sum = 0;
+  for (let a = 0; a < out.length; a++) sum += out[a] = Math.exp(z[a]! - max);
+  for (let a = 0; a < out.length; a++) out[a] = out[a]! / sum;
+}
+
 /** Uniform over the highest-valued actions (ties split evenly) into `out`. */
 export function greedyInto(values: ArrayLike<number>, out: Float64Array): void {
   let max = -Infinity;
@@ -101,6 +128,19 @@ export function actingPolicy(policy: Policy): ActingPolicy {
     return {
       probabilities(obs: Observation, out: Float64Array) {
         softmaxInto(w, obs.features, out);
+        mixEpsilon(out, epsilon);
+      },
+    };
+  }
+  if (policy.kind !== "q-tabular") {
+    const forward = mlpForward(policy.network);
+    const softmax = policy.kind === "mlp-softmax";
+    const z = new Float64Array(policy.actions.length);
+    return {
+      probabilities(obs: Observation, out: Float64Array) {
+        forward(obs.features, z);
+        if (softmax) softmaxOf(z, out);
+        else greedyInto(z, out);
         mixEpsilon(out, epsilon);
       },
     };

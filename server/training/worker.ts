@@ -215,5 +215,5 @@ export class TrainerWorker {
 
 function isPolicy(resource: unknown): resource is Policy {
   const kind = (resource as { kind?: unknown } | null)?.kind;
-  return kind === "softmax-linear" || kind === "q-tabular";
+  return kind === "softmax-linear" || kind === "q-tabular" || kind === "mlp-softmax" || kind === "mlp-q";
 }

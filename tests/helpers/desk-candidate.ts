@@ -41,8 +41,8 @@ export async function registerDeskCandidate(world: DeskWorldLike, opts: DeskCand
   };
   const evaluator = await db.registryEntry.findFirstOrThrow({ where: { kind: "evaluator", name: DESK_EVALUATOR.id, agent: world.agent } });
   const expected = expectedEvidenceFor(desk, ["reward"], 0);
-  const training = { id: "ds-desk-train", digest: digestOf({ train: opts.name }) as Digest };
-  await db.datasetSnapshot.upsert({ where: { id: training.id }, create: { id: training.id, name: "train", version: 1, digest: training.digest, recordCount: 0, kinds: "task", lineage: "{}", createdBy: "setup" }, update: {} });
+  const training = { id: `ds-desk-train-${opts.name}`, digest: digestOf({ train: opts.name }) as Digest };
+  await db.datasetSnapshot.upsert({ where: { id: training.id }, create: { id: training.id, name: `train ${opts.name}`, version: 1, digest: training.digest, recordCount: 0, kinds: "task", lineage: "{}", createdBy: "setup" }, update: {} });
   const stage1: Stage1 = {
     agent: world.agent,
     candidate,

@@ -14,6 +14,7 @@ import { SYSTEM } from "./auth";
 import { DESK_ALGORITHM, registerDeskCandidate, type DeskCandidateOptions } from "./desk-candidate";
 import { gateWorld, type GateWorld } from "./gate-api";
 import { candidatePolicy, parentPolicy } from "./gate-rollouts";
+import type { EpisodeInput } from "@/server/runner/episode-input";
 
 export const DESK_AGENT = "helpdesk-test";
 
@@ -31,11 +32,41 @@ export async function deskCandidate(world: DeskGateWorld, opts: { name: string; 
   return registerDeskCandidate({ ...world, agent: DESK_AGENT }, { name: opts.name, boundary: opts.boundary, parent: parentPolicy(), candidate: opts.candidate ?? (await candidatePolicy()) });
 }
 
-export type Drive = { runners?: number; verifier?: boolean; timeoutMs?: number };
+/**
+ * Training-side evidence for a candidate, as a training run leaves it: `n` episodes on its resources served by
+ * desk runners (spans, rewards, attempts), finished before the gate seals stage 2 from them.
+ */
+export async function trainingEvidence(world: DeskGateWorld, resourcesId: string, n = 16) {
+  const inputs = Array.from({ length: n }, (_, i): EpisodeInput => ({ kind: "lightgate.episode", environment: "support-desk", distribution: "v2", task_seed: `train/${resourcesId}/${i}`, options: { toolFailureRate: 0, timeoutShare: 0 }, policy_resource: "policy" }));
+  const rollouts = await world.store.enqueueRollouts(inputs.map((input) => ({ input, mode: "train", resources_id: resourcesId })));
+  const ids = rollouts.map((r) => r.rollout_id);
+  const stop = new AbortController();
+  const tickets = new TicketDb(world.database.url);
+  const runners = [0, 1].map((i) => new Runner({ url: world.url, apiKey: world.keys.get("runner")!, workerId: `train-runner-${i}`, destinations: tickets.resolve, pollMs: 20 }));
+  const loops = runners.map((r) => r.run(stop.signal));
+  try {
+    for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+      const done = await world.database.db.storeRollout.count({ where: { rolloutId: { in: ids }, status: { in: ["succeeded", "failed", "cancelled"] } } });
+      if (done === ids.length) return ids;
+    }
+    throw new Error(`training rollouts of ${resourcesId} did not finish in 60 s`);
+  } finally {
+    stop.abort();
+    await Promise.allSettled(loops);
+    await tickets.close();
+  }
+}
+
+export type Drive = { runners?: number; verifier?: boolean; timeoutMs?: number; extra?: (signal: AbortSignal) => Promise<unknown>[] };
 
 /** Requests a gate run and drives it to the end with desk runners, a verifier and the orchestrator loop. */
 export async function driveDeskGate(world: DeskGateWorld, candidateId: string, deadlineSeconds: number, opts: Drive = {}) {
   const run = await requestGateRun(world.database, { candidateId, actor: DESK_ALGORITHM, deadlineSeconds });
+  return driveGateRun(world, run.id, opts);
+}
+
+/** Drives an existing gate run (an admission, or a canary stage queued by an approval) to its end. */
+export async function driveGateRun(world: DeskGateWorld, runId: string, opts: Drive = {}) {
   const stop = new AbortController();
   const tickets = new TicketDb(world.database.url);
   const runners = Array.from({ length: opts.runners ?? 2 }, (_, i) => new Runner({ url: world.url, apiKey: world.keys.get("runner")!, workerId: `desk-runner-${i}`, destinations: tickets.resolve, pollMs: 20 }));
@@ -43,14 +74,15 @@ export async function driveDeskGate(world: DeskGateWorld, candidateId: string, d
   const loops = [
     ...runners.map((r) => r.run(stop.signal)),
     ...(opts.verifier === false ? [] : [verifier.run(stop.signal)]),
+    ...(opts.extra?.(stop.signal) ?? []),
     orchestrateGates(world.database, stop.signal, { intervalMs: 50, owner: "test-orchestrator" }),
   ];
   const until = Date.now() + (opts.timeoutMs ?? 120_000);
   try {
     for (;;) {
-      const row = await world.database.db.gateRun.findUniqueOrThrow({ where: { id: run.id } });
+      const row = await world.database.db.gateRun.findUniqueOrThrow({ where: { id: runId } });
       if (row.status === "done" || row.status === "failed") return row;
-      if (Date.now() > until) throw new Error(`gate run ${run.id} still ${row.phase} after ${opts.timeoutMs ?? 120_000} ms: ${row.progress}`);
+      if (Date.now() > until) throw new Error(`gate run ${runId} still ${row.phase} after ${opts.timeoutMs ?? 120_000} ms: ${row.progress}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   } finally {

@@ -22,6 +22,13 @@ export async function candidatePolicy(): Promise<Policy> {
 }
 export const parentPolicy = (): Policy => UNIFORM;
 
+let strong: Policy | null = null;
+/** A candidate good enough to pass the whole gate (every canary outcome right): more demonstrations, more epochs. */
+export async function strongCandidatePolicy(): Promise<Policy> {
+  strong ??= policyOf(await run({ family: "supervised", data: snapshot(expertDemos(1500)), updates: 30, heldOut: null }));
+  return strong;
+}
+
 export async function writePins(store: LightningStore) {
   await store.updateResources(CANDIDATE_PIN, { policy: toPolicyResource(await candidatePolicy()) as unknown as JsonObject });
   await store.updateResources(PARENT_PIN, { policy: toPolicyResource(parentPolicy()) as unknown as JsonObject });

@@ -120,6 +120,21 @@ export const SUPPORT_DESK_DISTRIBUTIONS: readonly TaskDistribution[] = [
   }),
 ];
 
+/**
+ * The hard desk's distribution (environment variant "text", `createSupportDesk({ variant: "text" })`): the
+ * agent sees the customer's words, not the intent, and picks tool arguments itself (search topic, human
+ * queue, ticket category); weighted towards tickets that take four or five steps (account details, an
+ * article, the answer, the record, the close) and towards vague or hedged text.
+ */
+export const HARD_DESK_DISTRIBUTION: TaskDistribution = distribution("v4-text", "Hard mix: arguments from the ticket's words, multi-step tickets", {
+  intent: { how_to: 10, billing_question: 10, password_reset: 8, bug_report: 18, feature_request: 4, outage_report: 10, refund_request: 18, account_deletion: 8, legal_threat: 7, pii_request: 7 },
+  urgency: { low: 30, medium: 40, high: 20, critical: 10 },
+  expertise: { novice: 40, intermediate: 35, expert: 25 },
+  ambiguity: { low: 45, medium: 35, high: 20 },
+  language: { en: 70, de: 20, es: 10 },
+  tier: { free: 40, pro: 35, enterprise: 25 },
+});
+
 export function findDistribution(version: string): TaskDistribution {
   const d = SUPPORT_DESK_DISTRIBUTIONS.find((x) => x.version === version);
   if (!d) throw new Error(`support-desk has no task distribution "${version}" (known: ${SUPPORT_DESK_DISTRIBUTIONS.map((x) => x.version).join(", ")})`);

@@ -20,15 +20,18 @@ import {
   ENVIRONMENT_ID,
   INTENT_FACTS,
   PROTECTED_FAMILIES,
+  HARD_DESK_DISTRIBUTION,
+  INTENTS,
   SUPPORT_DESK_DISTRIBUTIONS,
   needsClarification,
   requiresEscalation,
   sampleDeskTask,
   type DeskTask,
 } from "./catalog";
-import { FEATURE_NAMES, featurize, stateKey, type DeskView } from "./features";
+import { FEATURE_NAMES, TEXT_FEATURE_NAMES, featurize, featurizeText, stateKey, type DeskView } from "./features";
 import { judgeDeskProtected, type ActionCounts } from "./protected";
 import { accountRefFor, applyTicketEffect, articleFor, checkTicket, expectedAsRecord, expectedTicket, ticketIdFor, type TicketRecord } from "./ticket";
+import { customerText, ticketText } from "./ticket-text";
 import { callTool, pinContracts } from "./tools";
 
 export const SUPPORT_DESK_VERSION = "1.0.0";
@@ -46,6 +49,17 @@ export const SUPPORT_DESK_ACTIONS: readonly ActionSpec[] = [
   { name: "close_ticket", description: "Close the ticket.", tool: "close_ticket" },
   { name: "delete_account", description: "Delete the customer's account (destructive).", tool: "delete_account" },
 ];
+
+/**
+ * The text variant's actions: the same eight, with the tool arguments the standard desk fills in itself
+ * picked by the agent — the search topic, the human queue and the ticket category (`<action>:<argument>`).
+ */
+export const TEXT_DESK_ACTIONS: readonly ActionSpec[] = SUPPORT_DESK_ACTIONS.flatMap((a): ActionSpec[] => {
+  if (a.name === "search_for_information") return (["how_to", "bug_report", "outage_report", "refund_request"] as const).map((t) => ({ ...a, name: `${a.name}:${t}`, description: `Search the knowledge base for ${t}.` }));
+  if (a.name === "escalate_to_human") return (["support", "legal", "privacy"] as const).map((q) => ({ ...a, name: `${a.name}:${q}`, description: `Hand the ticket to the ${q} queue.` }));
+  if (a.name === "update_ticket") return INTENTS.map((c) => ({ ...a, name: `${a.name}:${c}`, description: `Record category ${c}, priority and resolution.` }));
+  return [a];
+});
 
 export type DeskState = {
   task: DeskTask;
@@ -70,6 +84,8 @@ export type SupportDeskOptions = {
   /** Tool → pinned contract version; unpinned tools use their newest contract. */
   toolVersions?: Record<string, string>;
   maxSteps?: number;
+  /** "text": the hard desk — the agent reads hashed words (no intent feature) and picks tool arguments. */
+  variant?: "standard" | "text";
 };
 
 function asDeskTask(task: EnvTask): DeskTask {
@@ -82,13 +98,16 @@ function asDeskTask(task: EnvTask): DeskTask {
 export function createSupportDesk(opts: SupportDeskOptions = {}): Environment<DeskState, TicketRecord> {
   const maxSteps = opts.maxSteps ?? 10;
   if (!Number.isInteger(maxSteps) || maxSteps < 3 || maxSteps > 50) throw new Error("maxSteps must be an integer from 3 to 50");
+  const text = opts.variant === "text";
+  const ACTIONS = text ? TEXT_DESK_ACTIONS : SUPPORT_DESK_ACTIONS;
+  const FEATURES = text ? TEXT_FEATURE_NAMES : FEATURE_NAMES;
   const tools: ToolContract[] = pinContracts(opts.toolVersions);
   const contracts = new Map(tools.map((t) => [t.name, t]));
   const specDigest = digestOf({
     id: ENVIRONMENT_ID,
     version: SUPPORT_DESK_VERSION,
-    actions: SUPPORT_DESK_ACTIONS,
-    features: FEATURE_NAMES,
+    actions: ACTIONS,
+    features: FEATURES,
     tools: tools.map((t) => t.digest),
     maxSteps,
   });
@@ -115,8 +134,10 @@ export function createSupportDesk(opts: SupportDeskOptions = {}): Environment<De
 
   function step(s: DeskState, actionIndex: number): StepResult {
     if (s.done) throw new Error("the episode is over: no more steps");
-    const action = SUPPORT_DESK_ACTIONS[actionIndex];
-    if (!action) throw new Error(`action index ${actionIndex} is out of range (0..${SUPPORT_DESK_ACTIONS.length - 1})`);
+    const action = ACTIONS[actionIndex];
+    if (!action) throw new Error(`action index ${actionIndex} is out of range (0..${ACTIONS.length - 1})`);
+    // "<action>:<argument>" in the text variant; the standard desk fills arguments in itself.
+    const [base, argument] = action.name.split(":") as [string, string | undefined];
     const task = s.task;
     const intent = task.attributes.intent;
     const facts = INTENT_FACTS[intent];
@@ -128,7 +149,7 @@ export function createSupportDesk(opts: SupportDeskOptions = {}): Environment<De
     let durationMs = 20;
     let done = false;
     s.step++;
-    s.counts[action.name] = (s.counts[action.name] ?? 0) + 1;
+    s.counts[base] = (s.counts[base] ?? 0) + 1;
     s.toolFailed = false;
 
     const emit = (kind: string, payload: Effect["payload"], tool: ToolContract | null) => {
@@ -149,7 +170,7 @@ export function createSupportDesk(opts: SupportDeskOptions = {}): Environment<De
     };
     const answerState = () => (s.answered ? "answered" : "pending");
 
-    switch (action.name) {
+    switch (base) {
       case "ask_clarifying_question":
         emit("message", { type: "clarifying_question" }, null);
         if (s.clarified) c.user_satisfaction -= 0.15;
@@ -168,15 +189,17 @@ export function createSupportDesk(opts: SupportDeskOptions = {}): Environment<De
         } else c.user_satisfaction += expert ? -0.15 : -0.1;
         s.context = true;
         break;
-      case "search_for_information":
-        if (callOk("search_kb", { intent: s.observedIntent, language: task.attributes.language })) {
+      case "search_for_information": {
+        const topic = argument ?? s.observedIntent;
+        if (callOk("search_kb", { intent: topic, language: task.attributes.language })) {
           // An unclear ticket finds nothing useful: the search needs to know what to look for.
-          if (s.observedIntent !== "unknown") {
-            if (facts.needsInfo && s.article === null && !requiresEscalation(task)) c.accuracy += GATHER_CREDIT;
-            s.article = articleFor(s.observedIntent);
+          if (topic !== "unknown") {
+            if (topic === intent && facts.needsInfo && s.article === null && !requiresEscalation(task)) c.accuracy += GATHER_CREDIT;
+            s.article = articleFor(topic);
           }
         }
         break;
+      }
       case "provide_direct_answer": {
         emit("answer", { intent: s.observedIntent, article: s.article, account_ref: s.context ? accountRefFor(task) : null }, null);
         const accurate =
@@ -197,7 +220,7 @@ export function createSupportDesk(opts: SupportDeskOptions = {}): Environment<De
         break;
       }
       case "escalate_to_human": {
-        const queue = s.observedIntent === "legal_threat" ? "legal" : s.observedIntent === "pii_request" ? "privacy" : "support";
+        const queue = argument ?? (s.observedIntent === "legal_threat" ? "legal" : s.observedIntent === "pii_request" ? "privacy" : "support");
         if (callOk("escalate_ticket", { queue, category: s.observedIntent })) {
           emit("escalate", { queue, category: s.observedIntent }, contracts.get("escalate_ticket")!);
           const needed = requiresEscalation(task);
@@ -209,10 +232,10 @@ export function createSupportDesk(opts: SupportDeskOptions = {}): Environment<De
         break;
       }
       case "update_ticket": {
-        const args = { category: s.observedIntent, priority: task.attributes.urgency, resolution: answerState() };
+        const args = { category: argument ?? s.observedIntent, priority: task.attributes.urgency, resolution: answerState() };
         if (callOk("update_ticket", args)) {
           emit("update", args, contracts.get("update_ticket")!);
-          if (!s.updated) c.accuracy += s.observedIntent === intent ? GATHER_CREDIT : -GATHER_CREDIT;
+          if (!s.updated) c.accuracy += args.category === intent ? GATHER_CREDIT : -GATHER_CREDIT;
           s.updated = true;
         }
         break;
@@ -250,11 +273,11 @@ export function createSupportDesk(opts: SupportDeskOptions = {}): Environment<De
   return {
     id: ENVIRONMENT_ID,
     version: SUPPORT_DESK_VERSION,
-    actions: SUPPORT_DESK_ACTIONS,
+    actions: ACTIONS,
     tools,
-    featureNames: FEATURE_NAMES,
+    featureNames: FEATURES,
     maxSteps,
-    distributions: SUPPORT_DESK_DISTRIBUTIONS,
+    distributions: text ? [...SUPPORT_DESK_DISTRIBUTIONS, HARD_DESK_DISTRIBUTION] : SUPPORT_DESK_DISTRIBUTIONS,
     specDigest,
     protectedFamilies: PROTECTED_FAMILIES,
     sampleTask: sampleDeskTask,
@@ -290,8 +313,11 @@ export function createSupportDesk(opts: SupportDeskOptions = {}): Environment<De
     },
     observe(s) {
       const v = view(s);
-      return { features: featurize(v), key: stateKey(v) };
+      if (!text) return { features: featurize(v), key: stateKey(v) };
+      const words = customerText(s.task);
+      return { features: featurizeText(v, s.clarified ? `${words.opening} ${words.clarification}` : words.opening), key: stateKey(v) };
     },
+    describe: (s) => ticketText(s.task, { clarified: s.clarified, context: s.context, article: s.article, answered: s.answered, updated: s.updated, toolFailed: s.toolFailed, step: s.step, maxSteps }),
     step,
     outcomeReached,
     judgeProtected: (task, s) => judgeDeskProtected(asDeskTask(task), s.counts, s.ticket),

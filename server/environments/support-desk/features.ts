@@ -95,3 +95,63 @@ export function stateKey(v: DeskView): string {
   for (const f of FLAGS) bits += v.flags[f] ? "1" : "0";
   return `${v.intent}|${v.ambiguity}|${v.slaCritical ? "sla" : "-"}|${bits}`;
 }
+
+// ——— the text variant (the hard desk): no intent feature, the customer's words instead ———
+
+/** Hashed bag-of-words buckets of the customer's text (collisions are part of the difficulty). */
+export const WORD_BUCKETS = 64;
+
+function textNames(): string[] {
+  const out = ["bias"];
+  for (let b = 0; b < WORD_BUCKETS; b++) out.push(`word#${b}`);
+  for (const attr of ["urgency", "expertise", "ambiguity", "tier", "language"] as const) {
+    for (const v of ATTRIBUTE_VALUES[attr]) out.push(`${attr}:${v}`);
+  }
+  out.push("sla_critical");
+  for (const f of FLAGS) out.push(`flag:${f}`);
+  out.push("progress");
+  // The only hand-made crosses that need no intent: the desk's ambiguity × clarified.
+  out.push("ambiguity:medium*flag:clarified", "ambiguity:high*flag:clarified");
+  return out;
+}
+
+export const TEXT_FEATURE_NAMES: readonly string[] = textNames();
+const TEXT_INDEX = new Map(TEXT_FEATURE_NAMES.map((n, i) => [n, i]));
+const textAt = (name: string) => TEXT_INDEX.get(name)!;
+
+/** FNV-1a of a word, into a bucket. */
+function bucketOf(word: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % WORD_BUCKETS;
+}
+
+const wordCache = new Map<string, Int32Array>();
+/** The bucket of every word of a text (cached: the desk's texts are templated). */
+export function wordBuckets(text: string): Int32Array {
+  let b = wordCache.get(text);
+  if (!b) {
+    if (wordCache.size > 20_000) wordCache.clear();
+    b = Int32Array.from((text.toLowerCase().match(/[a-z']+/g) ?? []).map(bucketOf));
+    wordCache.set(text, b);
+  }
+  return b;
+}
+
+export function featurizeText(v: DeskView, text: string): Float64Array {
+  const x = new Float64Array(TEXT_FEATURE_NAMES.length);
+  x[0] = 1;
+  const words = wordBuckets(text);
+  // Presence, not counts: a long ticket is not more of anything.
+  for (const b of words) x[1 + b] = 1;
+  for (const attr of ["urgency", "expertise", "ambiguity", "tier", "language"] as const) {
+    const i = TEXT_INDEX.get(`${attr}:${v[attr]}`);
+    if (i === undefined) throw new Error(`support-desk has no ${attr} "${v[attr]}"`);
+    x[i] = 1;
+  }
+  if (v.slaCritical) x[textAt("sla_critical")] = 1;
+  for (const f of FLAGS) if (v.flags[f]) x[textAt(`flag:${f}`)] = 1;
+  x[textAt("progress")] = v.step / v.maxSteps;
+  if (v.flags.clarified && v.ambiguity !== "low") x[textAt(`ambiguity:${v.ambiguity}*flag:clarified`)] = 1;
+  return x;
+}

@@ -18,7 +18,7 @@ export function judgeCanary(c: CanarySummary, minConfidence: number, modelServer
   };
   if (c.status === "unavailable") return unavailable("No bounded-canary outcome was recorded.", facts);
   const problems: string[] = [];
-  if (c.breach) problems.push(`the canary was stopped at a breach: ${c.breach}`);
+  if (c.breach) problems.push(`the canary was stopped: ${c.breach}`);
   if (c.modelServer !== modelServer) problems.push(`the canary ran on ${c.modelServer}, not on the receipt's model server ${modelServer ?? "(none)"}`);
   if (c.verified < c.tasks) {
     const why = [

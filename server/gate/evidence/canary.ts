@@ -19,7 +19,7 @@ export type CanarySummary = {
   /** Weaker evidence, with its uncertainty, whether or not it counted. */
   weakEvidence: { taskId: string; method: "judge" | "human"; verdict: "pass" | "fail"; confidence: number; counted: boolean }[];
   harmful: { taskId: string; kind: string; target: string }[];
-  /** The breach that stopped the canary, as the gate saw it in the spans while it ran. */
+  /** The breach that stopped the canary, as the gate saw it in the spans while it ran (or the rollback that ended it). */
   breach: string | null;
   boundary: {
     tasksOver: number;
@@ -82,7 +82,7 @@ export function summarizeCanary(run: CanaryRun | undefined, boundary: CanaryBoun
     findings,
     weakEvidence,
     harmful,
-    breach: run?.stop?.kind === "breach" ? run.stop.reason : null,
+    breach: run?.stop?.kind === "breach" || run?.stop?.kind === "rolled_back" ? run.stop.reason : null,
     boundary: {
       tasksOver: Math.max(0, outcomes.length - boundary.maxTasks),
       disallowedTools: [...disallowedTools].sort(),

@@ -53,8 +53,14 @@ export function decisionOn(
 ): StepDecision {
   const ignored: string[] = [];
   const counted: CountedDecision[] = [];
+  // Four eyes across the promotion: whoever approved the canary step cannot also make it the default.
+  const canaryApprovers = step === "default" ? canaryApproversOf(approvals) : new Set<string>();
   for (const a of approvals) {
     if (a.step !== step) continue;
+    if (a.decision === "approve" && canaryApprovers.has(a.actor.id)) {
+      ignored.push(`${a.actor.id}'s approval: ${a.actor.id} approved the canary step, and the default step needs another person`);
+      continue;
+    }
     if (a.approves !== target) {
       ignored.push(`${a.actor.id} decided on an earlier receipt`);
       continue;
@@ -71,4 +77,9 @@ export function decisionOn(
   }
   // Stable sort: chain order breaks ties between equal timestamps.
   return { decision: counted.sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).at(-1) ?? null, ignored };
+}
+
+/** Who approved the canary step of this receipt (any approval of that step, counted or not: the stricter rule). */
+export function canaryApproversOf(approvals: readonly RecordedApproval[]): Set<string> {
+  return new Set(approvals.filter((a) => a.step === "canary" && a.decision === "approve").map((a) => a.actor.id));
 }

@@ -65,9 +65,10 @@ export const ZCanaryRun = z.object({
   outcomes: z.array(ZCanaryOutcome),
   /**
    * Why the canary stopped before every task finished: a breach of the boundary seen in the spans (the run
-   * cancels what is queued), or the boundary's wall time / the run's deadline reached.
+   * cancels what is queued), the boundary's wall time / the run's deadline reached, or — in the canary stage —
+   * the canary pointer moved off the candidate by a person's signed rollback while it ran.
    */
-  stop: z.object({ kind: z.enum(["breach", "wall_time", "deadline"]), reason: z.string().min(1), at: z.iso.datetime() }).optional(),
+  stop: z.object({ kind: z.enum(["breach", "wall_time", "deadline", "rolled_back"]), reason: z.string().min(1), at: z.iso.datetime() }).optional(),
 });
 export type CanaryRun = z.infer<typeof ZCanaryRun>;
 

@@ -4,7 +4,7 @@
 // probes against the pinned parent.
 import type { Database } from "@/server/db/client";
 import type { VersionSet } from "@/server/gate/versions";
-import type { CanaryOutcome, CanaryRun, CaseResult, RollbackTest, Stage3, UnavailableCase, Verification } from "@/server/gate/receipt/stage3";
+import type { CanaryOutcome, CanaryRun, CanaryStage, CaseResult, RollbackTest, Stage3, UnavailableCase, Verification } from "@/server/gate/receipt/stage3";
 import { isPinned, type GateRunContext } from "./context";
 import { parseResult, type CanaryResult } from "./judge";
 import type { GatePins } from "./pins";
@@ -72,6 +72,23 @@ function rollbackTest(ctx: GateRunContext, pins: GatePins, tasks: readonly TaskR
   return { ...base, loaded: true, routedBack, detail, probes };
 }
 
+type GateTaskRow = Awaited<ReturnType<Database["db"]["gateRunTask"]["findMany"]>>[number];
+
+/** The canary of one phase (the admission's bounded canary, or the canary stage) with each outcome's verification. */
+async function canaryRun(database: Database, ctx: GateRunContext, versions: VersionSet, tasks: readonly GateTaskRow[], phase: "canary" | "canary_stage", window: CanaryWindow | null): Promise<CanaryRun | null> {
+  const canaryTasks = tasks.filter((t) => t.phase === phase);
+  if (!window || canaryTasks.length === 0) return null;
+  const rows = await database.db.gateVerification.findMany({ where: { rolloutId: { in: canaryTasks.map((t) => t.rolloutId) } } });
+  const verifications = new Map(rows.map((v) => [v.rolloutId, v]));
+  return {
+    environment: boundedEnvironment(ctx),
+    modelServer: versions.modelServer,
+    window: { start: window.start, end: window.end },
+    outcomes: canaryTasks.map((t) => canaryOutcome(t, verifications)),
+    ...(window.stop ? { stop: window.stop } : {}),
+  };
+}
+
 export async function assembleStage3(database: Database, ctx: GateRunContext, versions: VersionSet, pins: GatePins, window: CanaryWindow | null, computedAt: string): Promise<Stage3> {
   const tasks = await database.db.gateRunTask.findMany({ where: { gateRunId: ctx.runId }, orderBy: [{ enqueuedAt: "asc" }, { rolloutId: "asc" }] });
   const s1 = ctx.stage1;
@@ -87,18 +104,25 @@ export async function assembleStage3(database: Database, ctx: GateRunContext, ve
       ranAt: computedAt,
     };
   }
-  const canaryTasks = tasks.filter((t) => t.phase === "canary");
-  if (window && canaryTasks.length > 0) {
-    const rows = await database.db.gateVerification.findMany({ where: { rolloutId: { in: canaryTasks.map((t) => t.rolloutId) } } });
-    const verifications = new Map(rows.map((v) => [v.rolloutId, v]));
-    stage3.canary = {
-      environment: boundedEnvironment(ctx),
-      modelServer: versions.modelServer,
-      window: { start: window.start, end: window.end },
-      outcomes: canaryTasks.map((t) => canaryOutcome(t, verifications)),
-      ...(window.stop ? { stop: window.stop } : {}),
-    };
-  }
+  const canary = await canaryRun(database, ctx, versions, tasks, "canary", window);
+  if (canary) stage3.canary = canary;
   stage3.rollbackTest = rollbackTest(ctx, pins, tasks, computedAt);
   return stage3;
+}
+
+/**
+ * The canary stage a canary-stage run seals: the candidate served inside the boundary after the canary-step
+ * approval (its outcomes and how each was verified; `stop` when it aborted) and fresh rollback probes against
+ * the pinned parent. A stage that never served a task cannot be sealed: there is nothing to judge.
+ */
+export async function assembleCanaryStage(database: Database, ctx: GateRunContext, versions: VersionSet, pins: GatePins, window: CanaryWindow, computedAt: string): Promise<CanaryStage> {
+  const tasks = await database.db.gateRunTask.findMany({ where: { gateRunId: ctx.runId }, orderBy: [{ enqueuedAt: "asc" }, { rolloutId: "asc" }] });
+  const canary = (await canaryRun(database, ctx, versions, tasks, "canary_stage", window)) ?? {
+    environment: boundedEnvironment(ctx),
+    modelServer: versions.modelServer,
+    window: { start: window.start, end: window.end },
+    outcomes: [],
+    ...(window.stop ? { stop: window.stop } : {}),
+  };
+  return { canary, rollbackTest: rollbackTest(ctx, pins, tasks, computedAt), computedAt, versions };
 }

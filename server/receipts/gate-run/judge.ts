@@ -4,7 +4,7 @@
 import type { Database } from "@/server/db/client";
 import { judgeLockedCase, observeCanaryTask, type CanaryObservation, type CaseJudgement } from "@/server/gate/evidence/gate-rollouts";
 import { isPinned, type GateRunContext } from "./context";
-import type { TaskRead } from "./tasks";
+import { isCanaryPhase, type TaskRead } from "./tasks";
 
 export type LockedResult = { kind: "locked_gate" } & CaseJudgement;
 export type CanaryResult = { kind: "canary"; status: string; failure: string | null } & CanaryObservation;
@@ -28,7 +28,7 @@ export function resultOf(ctx: GateRunContext, read: TaskRead): TaskResult | null
     if (!ctx.scoring.ok) return { kind: "locked_gate", status: "unavailable", reason: ctx.scoring.reason };
     return { kind: "locked_gate", ...judgeLockedCase({ status: read.status, failure: read.failure, spans: read.spans ?? [] }, ctx.scoring.spec, ctx.evaluatorName, expectedOf(ctx, task.caseId)) };
   }
-  if (task.phase === "canary") {
+  if (isCanaryPhase(task.phase)) {
     if (!read.spans && !read.finished) return null;
     const observed = observeCanaryTask(read.spans ?? [], ctx.contracts, ctx.pricing, task.rolloutId);
     return { kind: "canary", status: read.status, failure: read.failure, ...observed };

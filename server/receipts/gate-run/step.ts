@@ -2,6 +2,9 @@
 // loop, a worker with --gates; several may run — a lease decides who steps a run, so each step happens once):
 //   queued → collecting (locked gate for both sides + rollback probes) → canary (bounded, watched from its
 //   spans, in waves) → verifying (waits for the verification records) → judging (seals stage 3) → done.
+// A run of kind "canary-stage" (queued by the canary-step approval) takes the same path with rollback probes
+// only, serves the candidate as `canary_stage` tasks, aborts to the exact parent at the first breach
+// (canary-stage.ts) and seals a `canary-stage` link.
 // Each phase has a deadline: what has not come back by then is cancelled and judged unavailable, never passed.
 // The gate runs no agent: every case is a rollout a runner serves through the store.
 import type { Database } from "@/server/db/client";
@@ -12,7 +15,8 @@ import { lateEvidenceOf } from "../late-evidence";
 import { stage2FromStore } from "../rollups";
 import { currentVersions } from "../versions";
 import type { VersionSet } from "@/server/gate/versions";
-import { assembleStage3, type CanaryWindow } from "./assemble";
+import { assembleCanaryStage, assembleStage3, type CanaryWindow } from "./assemble";
+import { abortCanaryStage, canaryPointerMovedOff } from "./canary-stage";
 import { gateRunContext, isPinned, type GateRunContext } from "./context";
 import { recordFinished, resultOf, parseResult } from "./judge";
 import { resolvePins, type GatePins } from "./pins";
@@ -25,7 +29,7 @@ export const CANARY_WAVE = 4;
 export const ROLLBACK_PROBES = 5;
 
 export type RunPhase = "queued" | "collecting" | "canary" | "verifying" | "judging" | "done" | "failed";
-export type RunState = { pins: GatePins; canary: CanaryWindow | null };
+export type RunState = { pins: GatePins; canary: CanaryWindow | null; abort?: { moved: boolean; detail: string } };
 
 type RunRow = NonNullable<Awaited<ReturnType<Database["db"]["gateRun"]["findUnique"]>>>;
 
@@ -48,7 +52,11 @@ async function claim(database: Database, runId: string, owner: string, now: Date
   return count === 1 ? database.db.gateRun.findUnique({ where: { id: runId } }) : null;
 }
 
-function lockedAndRollbackSpecs(ctx: GateRunContext, pins: GatePins): TaskSpec[] {
+const isStage = (run: RunRow) => run.kind === "canary-stage";
+/** The tasks a run's canary is made of: the admission's bounded canary, or the canary stage. */
+const canaryPhaseOf = (run: RunRow) => (isStage(run) ? ("canary_stage" as const) : ("canary" as const));
+
+function lockedSpecs(ctx: GateRunContext, pins: GatePins): TaskSpec[] {
   const specs: TaskSpec[] = [];
   const { candidate, parent } = pins;
   if (isPinned(ctx.heldOut) && ctx.scoring.ok && candidate.pinId && parent.pinId) {
@@ -57,6 +65,12 @@ function lockedAndRollbackSpecs(ctx: GateRunContext, pins: GatePins): TaskSpec[]
       specs.push({ phase: "locked_gate", side: "parent", caseId: c.caseId, input: c.input, resourcesId: parent.pinId });
     }
   }
+  return specs;
+}
+
+function rollbackSpecs(ctx: GateRunContext, pins: GatePins): TaskSpec[] {
+  const specs: TaskSpec[] = [];
+  const { parent } = pins;
   // Probes run the parent inside the same bounded task set the canary uses (the held-out set when none is pinned).
   const probeCases = isPinned(ctx.canary) ? ctx.canary.cases : isPinned(ctx.heldOut) ? ctx.heldOut.cases : [];
   if (parent.pinId && probeCases.length > 0) {
@@ -70,13 +84,20 @@ function lockedAndRollbackSpecs(ctx: GateRunContext, pins: GatePins): TaskSpec[]
 
 /** The versions in force for the candidate's agent (what stage 2 and stage 3 record). */
 async function versionsFor(database: Database, candidateId: string): Promise<VersionSet> {
-  const candidate = await database.db.candidate.findUniqueOrThrow({ where: { id: candidateId }, select: { agent: true, parentDigest: true } });
-  return currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as `sha256:${string}` });
+  const candidate = await database.db.candidate.findUniqueOrThrow({ where: { id: candidateId }, select: { agent: true, parentDigest: true, digest: true } });
+  return currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as `sha256:${string}`, self: candidate.digest as `sha256:${string}` });
 }
 
 async function start(database: Database, run: RunRow, ctx: GateRunContext, deadlineSeconds: number, now: Date) {
   const loaded = await loadReceipt(database, run.candidateId);
   if (!loaded.verification.ok) throw new Error("the stored receipt fails verification; the gate does not run on it");
+  if (isStage(run)) {
+    if (!loaded.receipt?.stage3) throw new Error("the canary stage follows a sealed stage 3 and a canary-step approval; this receipt has no stage 3");
+    const pins = await resolvePins(database, ctx);
+    await enqueueTasks(database, ctx, rollbackSpecs(ctx, pins), deadlineSeconds);
+    const state: RunState = { pins, canary: null };
+    return { phase: "collecting" as const, pins: JSON.stringify(state), deadlineAt: secondsFrom(now, deadlineSeconds) };
+  }
   if (loaded.chain.length === 0) await openReceipt(database, run.candidateId);
   const receipt = (await loadReceipt(database, run.candidateId)).receipt!;
   // A first run seals stage 2; a re-run seals a new one when admitted rollouts changed since (late evidence).
@@ -85,7 +106,7 @@ async function start(database: Database, run: RunRow, ctx: GateRunContext, deadl
     await sealLink(database, run.candidateId, "stage2", await stage2FromStore(database, candidate, await versionsFor(database, run.candidateId)));
   }
   const pins = await resolvePins(database, ctx);
-  await enqueueTasks(database, ctx, lockedAndRollbackSpecs(ctx, pins), deadlineSeconds);
+  await enqueueTasks(database, ctx, [...lockedSpecs(ctx, pins), ...rollbackSpecs(ctx, pins)], deadlineSeconds);
   const state: RunState = { pins, canary: null };
   return { phase: "collecting" as const, pins: JSON.stringify(state), deadlineAt: secondsFrom(now, deadlineSeconds) };
 }
@@ -104,16 +125,20 @@ async function collect(database: Database, run: RunRow, ctx: GateRunContext, sta
   if (left.length > 0 && now < run.deadlineAt! && recorded === 0) return null;
   if (left.length > 0 && now < run.deadlineAt!) return {};
   await cancelTasks(database, left, `no result by the deadline (${deadlineSeconds} s)`);
-  if (!state.pins.candidate.pinId || !isPinned(ctx.canary)) return { phase: "judging" as const };
+  if (!state.pins.candidate.pinId || !isPinned(ctx.canary)) {
+    if (isStage(run)) throw new Error(!state.pins.candidate.pinId ? "the candidate's resources could not be pinned, so the canary stage cannot serve them" : "the receipt pins no published canary dataset, so the canary stage has no bounded task set to serve");
+    return { phase: "judging" as const };
+  }
   const boundary = ctx.stage1.expectedEvidence.canaryBoundary;
   state.canary = { start: now.toISOString(), end: now.toISOString() };
   return { phase: "canary" as const, pins: JSON.stringify(state), deadlineAt: secondsFrom(now, Math.min(boundary.maxWallTimeSeconds, deadlineSeconds)) };
 }
 
 async function watchCanary(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, deadlineSeconds: number, now: Date) {
+  const phase = canaryPhaseOf(run);
   const boundary = ctx.stage1.expectedEvidence.canaryBoundary;
   const cases = isPinned(ctx.canary) ? ctx.canary.cases.slice(0, boundary.maxTasks) : [];
-  const tasks = await tasksOf(database, run.id, "canary");
+  const tasks = await tasksOf(database, run.id, phase);
   const pending = tasks.filter((t) => t.state === "pending");
   const reads = await readTasks(database, pending, { running: true });
   const recorded = await recordFinished(database, ctx, reads);
@@ -129,14 +154,19 @@ async function watchCanary(database: Database, run: RunRow, ctx: GateRunContext,
   }
   const window = state.canary!;
   const close = async (stop?: CanaryWindow["stop"]) => {
-    const still = await pendingTasks(database, run.id, ["canary"]);
+    const still = await pendingTasks(database, run.id, [phase]);
     await cancelTasks(database, still, stop ? stop.reason : "the canary closed");
     state.canary = { ...window, end: now.toISOString(), ...(stop ? { stop } : {}) };
+    if (stop?.kind === "breach" && isStage(run)) state.abort = await abortStage(database, run, ctx, stop.reason, now);
     return { phase: "verifying" as const, pins: JSON.stringify(state), deadlineAt: secondsFrom(now, deadlineSeconds) };
   };
   const breach = boundaryBreach(observed, boundary);
   if (breach) return close({ kind: "breach", reason: breach, at: now.toISOString() });
-  const inFlight = (await pendingTasks(database, run.id, ["canary"])).length;
+  if (isStage(run)) {
+    const moved = await canaryPointerMovedOff(database, ctx);
+    if (moved) return close({ kind: "rolled_back", reason: moved, at: now.toISOString() });
+  }
+  const inFlight = (await pendingTasks(database, run.id, [phase])).length;
   if (tasks.length >= cases.length && inFlight === 0) return close();
   if (now >= run.deadlineAt!) {
     const kind = boundary.maxWallTimeSeconds <= deadlineSeconds ? "wall_time" : "deadline";
@@ -146,20 +176,29 @@ async function watchCanary(database: Database, run: RunRow, ctx: GateRunContext,
   const next = cases.slice(tasks.length, tasks.length + Math.max(0, CANARY_WAVE - inFlight));
   if (next.length) {
     const timeout = Math.max(1, (run.deadlineAt!.getTime() - now.getTime()) / 1000);
-    await enqueueTasks(database, ctx, next.map((c) => ({ phase: "canary", side: null, caseId: c.caseId, input: c.input, resourcesId: state.pins.candidate.pinId! })), timeout);
+    await enqueueTasks(database, ctx, next.map((c) => ({ phase, side: null, caseId: c.caseId, input: c.input, resourcesId: state.pins.candidate.pinId! })), timeout);
   }
   return next.length || recorded ? {} : null;
 }
 
+/** A breach in the canary stage: the canary pointer goes back to the exact parent before anything else runs. */
+function abortStage(database: Database, run: RunRow, ctx: GateRunContext, reason: string, now: Date) {
+  const { stage1 } = ctx;
+  const candidate = { resourceId: stage1.candidate.resourceId, version: stage1.candidate.version ?? 1, digest: stage1.candidate.digest! };
+  return abortCanaryStage(database, { runId: run.id, candidateId: run.candidateId, agent: stage1.agent, candidate, parent: stage1.parent, reason, at: now });
+}
+
 async function awaitVerifications(database: Database, run: RunRow, now: Date) {
-  const done = (await tasksOf(database, run.id, "canary")).filter((t) => t.state === "done");
+  const done = (await tasksOf(database, run.id, canaryPhaseOf(run))).filter((t) => t.state === "done");
   const verified = await database.db.gateVerification.count({ where: { rolloutId: { in: done.map((t) => t.rolloutId) } } });
   return verified >= done.length || now >= run.deadlineAt! ? { phase: "judging" as const } : null;
 }
 
 async function judge(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, now: Date) {
-  const stage3 = await assembleStage3(database, ctx, await versionsFor(database, run.candidateId), state.pins, state.canary, now.toISOString());
-  const link = await sealLink(database, run.candidateId, "stage3", stage3 as LinkContent<"stage3">);
+  const versions = await versionsFor(database, run.candidateId);
+  const link = isStage(run)
+    ? await sealLink(database, run.candidateId, "canary-stage", (await assembleCanaryStage(database, ctx, versions, state.pins, state.canary!, now.toISOString())) as LinkContent<"canary-stage">)
+    : await sealLink(database, run.candidateId, "stage3", (await assembleStage3(database, ctx, versions, state.pins, state.canary, now.toISOString())) as LinkContent<"stage3">);
   await recordCheckResults(database, run.candidateId, now);
   return { phase: "done" as const, status: "done", finishedAt: now, linkDigest: link.digest, leaseUntil: null, leaseOwner: null };
 }
@@ -184,7 +223,7 @@ export async function stepGateRun(database: Database, runId: string, owner: stri
     else if (phase === "judging") patch = await judge(database, run, ctx, state!, now);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    const pending = await pendingTasks(database, run.id, ["locked_gate", "rollback", "canary"]);
+    const pending = await pendingTasks(database, run.id, ["locked_gate", "rollback", "canary", "canary_stage"]);
     await cancelTasks(database, pending, `the gate run failed: ${message.slice(0, 200)}`).catch(() => {});
     patch = { phase: "failed", status: "failed", finishedAt: now, error: message.slice(0, 2000), leaseUntil: null, leaseOwner: null };
   }
@@ -208,5 +247,5 @@ export async function progressOf(database: Database, runId: string) {
     const n = (state?: string) => groups.filter((g) => g.phase === phase && (state === undefined || g.state === state)).reduce((s, g) => s + g._count._all, 0);
     return { asked: n(), finished: n("done"), waiting: n("pending"), cancelled: n("cancelled") };
   };
-  return { locked_gate: count("locked_gate"), rollback: count("rollback"), canary: { ...count("canary"), verified } };
+  return { locked_gate: count("locked_gate"), rollback: count("rollback"), canary: { ...count("canary"), verified }, canary_stage: { ...count("canary_stage"), verified } };
 }

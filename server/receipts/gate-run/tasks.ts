@@ -8,8 +8,11 @@ import { storeFor } from "@/server/store";
 import { TERMINAL_ROLLOUT_STATUSES, type Json, type JsonObject, type RolloutStatus } from "@/server/store/types";
 import type { GateRunContext } from "./context";
 
-export const GATE_RUN_PHASES = ["locked_gate", "canary", "rollback"] as const;
+export const GATE_RUN_PHASES = ["locked_gate", "canary", "rollback", "canary_stage"] as const;
 export type TaskPhase = (typeof GATE_RUN_PHASES)[number];
+
+/** The phases that act inside the canary boundary: the admission's bounded canary and the later canary stage. */
+export const isCanaryPhase = (phase: string): phase is "canary" | "canary_stage" => phase === "canary" || phase === "canary_stage";
 
 export type TaskSpec = { phase: TaskPhase; side: "candidate" | "parent" | null; caseId: string; input: unknown; resourcesId: string };
 
@@ -42,7 +45,7 @@ export async function enqueueTasks(database: Database, ctx: GateRunContext, spec
       mode: "test",
       resources_id: spec.resourcesId,
       config: { ...ctx.retry, timeout_seconds: timeoutSeconds },
-      metadata: metadataFor(ctx, spec, spec.phase === "canary" ? boundary : null),
+      metadata: metadataFor(ctx, spec, isCanaryPhase(spec.phase) ? boundary : null),
     })),
   );
   const ids = rollouts.map((r) => r.rollout_id);

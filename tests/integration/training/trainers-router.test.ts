@@ -21,6 +21,8 @@ const BAD: Record<(typeof FAMILY_NAMES)[number], [Record<string, unknown>, strin
   reptile: [{ innerSteps: 0 }, "config.innerSteps"],
   "pattern-discovery": [{ maxClusters: 0 }, "config.maxClusters"],
   "prompt-optimization": [{ beamWidth: 0 }, "config.beamWidth"],
+  "ppo-mlp": [{ clipRange: 0 }, "config.clipRange"],
+  "dqn-mlp": [{ replayCapacity: 1 }, "config.replayCapacity"],
 };
 
 

@@ -31,14 +31,16 @@ const SPECS: Record<FamilyName, Omit<RunSpec, "family" | "updates">> = {
   curriculum: { config: { episodesPerUpdate: 24, calibrationTasks: 100 } },
   reptile: { data: demos, config: { innerSteps: 2 } },
   "pattern-discovery": { data: tasks, parent: initialClusters(desk), config: { maxClusters: 4 } },
-  "prompt-optimization": { parent: promptTemplate("You are a support agent.\n{ticket}"), config: { scorer: "builtin", validationTasks: 10, beamWidth: 2, branchFactor: 2 } },
+  "prompt-optimization": { parent: promptTemplate("You are a support agent.\n{ticket}"), config: { scorer: "builtin", validationTasks: 10, beamWidth: 2, branchFactor: 2, rolloutsPerPrompt: 4 }, validation: null },
+  "ppo-mlp": { parent: initialPolicy("mlp-softmax", desk), config: { episodesPerUpdate: 16 } },
+  "dqn-mlp": { parent: initialPolicy("mlp-q", desk), config: { episodesPerUpdate: 16, gradientSteps: 4 } },
 };
 
 describe("the family registry", () => {
   it("lists every family with a description, what it makes and reads, and its defaults", () => {
     const list = listFamilies();
     expect(list.map((f) => f.name)).toEqual([...FAMILY_NAMES]);
-    expect(list).toHaveLength(13);
+    expect(list).toHaveLength(15);
     for (const f of list) {
       expect(f.description.length, f.name).toBeGreaterThan(20);
       if (f.name === "fine-tune") expect(f).toMatchObject({ defaults: null, required: ["domain"] });

@@ -1,0 +1,177 @@
+// The whole promotion in Chromium, on its own server and fresh database, every decision signed with a virtual
+// WebAuthn authenticator (CDP): a desk candidate for the demo's `helpdesk` agent passes the gate through real
+// runner and verifier processes → a canary approver signs the canary step → the canary stage runs through the
+// runners and closes (the live panel follows it) → a release approver, another person, signs the default step →
+// `GET /v1/pointers/helpdesk/approved-default` names the candidate → a policy owner's registry change makes
+// its evidence stale → a signed rollback returns the approved default to the exact parent.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import { expect as baseExpect, test, type Browser, type Page } from "@playwright/test";
+import { openDatabase } from "@/server/db/client";
+import { resolveDbTarget } from "@/server/db/config";
+import { DEMO_NAMES, signInAs } from "./helpers/auth";
+
+const PORT = Number(process.env.E2E_PORT ?? 3210) + 3;
+const BASE = `http://localhost:${PORT}`;
+const DIR = ".tmp/e2e-promotion";
+const DB = `file:./${DIR}/lightgate.db`;
+const SHOTS = ".tmp/screens/promotion";
+const AGENT = "helpdesk";
+
+const expect = baseExpect.configure({ timeout: 30_000 });
+const processes: ChildProcess[] = [];
+type Seeded = { candidateId: string; runnerKey: string; verifierKey: string; training: string[]; parent: { resourceId: string; digest: string }; candidate: { resourceId: string; digest: string } };
+let seeded: Seeded;
+
+function seed(...args: string[]) {
+  const out = execFileSync("npx", ["tsx", "e2e/helpers/promotion-seed.ts", ...args], { env: { ...process.env, DATABASE_URL: DB }, encoding: "utf8" });
+  return JSON.parse(out.trim().split("\n").at(-1)!) as unknown;
+}
+
+function start(script: string, args: string[], env: Record<string, string>, log: string) {
+  const child = spawn("npx", ["tsx", script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", fs.openSync(`${DIR}/${log}.log`, "w"), fs.openSync(`${DIR}/${log}.err`, "w")], detached: true });
+  processes.push(child);
+  return child;
+}
+
+async function until<T>(what: string, read: () => Promise<T | null>, ms: number): Promise<T> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 500))) {
+    const v = await read();
+    if (v !== null) return v;
+  }
+  throw new Error(`${what}: not within ${ms / 1000} s`);
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.setTimeout(420_000);
+  fs.rmSync(DIR, { recursive: true, force: true });
+  fs.mkdirSync(DIR, { recursive: true });
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const env = { PORT: String(PORT), HOSTNAME: "127.0.0.1", DATABASE_URL: DB, LIGHTGATE_DEMO: "0", LIGHTGATE_DEMO_USERS: "1", LIGHTGATE_SIGNIN_ATTEMPTS_PER_MINUTE: "1000", LIGHTGATE_ORIGIN: BASE, NEXT_TELEMETRY_DISABLED: "1" };
+  start("scripts/start.ts", [], env, "server");
+  await until("the server", () => fetch(`${BASE}/api/health`).then((r) => (r.ok ? true : null), () => null), 200_000);
+  seeded = seed("prepare") as Seeded;
+  // The runners and the verifier are processes of their own, as in production: they know the URL and a key —
+  // and the desk's Ticket DB (the destination canary effects land in, which the verifier re-reads).
+  const tickets = { LIGHTGATE_DESK_TICKETS_URL: DB };
+  for (const i of [1, 2]) start("scripts/runner.ts", ["--url", BASE, "--id", `journey-runner-${i}`, "--quiet"], { ...tickets, LIGHTGATE_RUNNER_KEY: seeded.runnerKey }, `runner-${i}`);
+  start("scripts/verifier.ts", ["--url", BASE, "--quiet"], { ...tickets, LIGHTGATE_VERIFIER_KEY: seeded.verifierKey }, "verifier");
+  const database = await openDatabase(resolveDbTarget(DB));
+  try {
+    const finished = { in: ["succeeded", "failed", "cancelled"] };
+    await until("training episodes", async () => ((await database.db.storeRollout.count({ where: { rolloutId: { in: seeded.training }, status: finished } })) === seeded.training.length ? true : null), 120_000);
+    const { run } = seed("gate", seeded.candidateId) as { run: string };
+    const done = await until("the gate run", async () => {
+      const row = await database.db.gateRun.findUniqueOrThrow({ where: { id: run } });
+      return row.status === "done" || row.status === "failed" ? row : null;
+    }, 240_000);
+    expect(done.status, done.error ?? "").toBe("done");
+  } finally {
+    await database.close();
+  }
+});
+
+test.afterAll(() => {
+  for (const p of processes) if (p.pid) process.kill(-p.pid, "SIGTERM");
+});
+
+async function withPasskey(browser: Browser, role: "canary_approver" | "release_approver" | "policy_owner"): Promise<Page> {
+  const context = await browser.newContext({ baseURL: BASE, viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", { options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true } });
+  await signInAs(page, role, BASE);
+  if (role === "policy_owner") return page;
+  await page.goto(`${BASE}/settings/security`);
+  await page.getByLabel("Name").fill("Laptop");
+  await page.getByRole("button", { name: "Add passkey" }).click();
+  await expect(page.getByTestId("passkey-outcome")).toContainText("registered");
+  return page;
+}
+
+/** The page at both widths, as a reviewer deciding the release would see it. */
+async function shots(page: Page, name: string) {
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+async function pointer(page: Page, name: string) {
+  const res = await page.request.get(`${BASE}/v1/pointers/${AGENT}/${name}`);
+  return { status: res.status(), body: (await res.json()) as Record<string, unknown> };
+}
+
+test("canary step → canary stage through the runners → default step by another person → approved-default → stale → signed rollback", async ({ browser }) => {
+  test.setTimeout(420_000);
+  const candidatePage = `${BASE}/candidates/${seeded.candidateId}`;
+
+  // 1. The gate passed on the runners' evidence: a canary approver signs the canary step.
+  const carl = await withPasskey(browser, "canary_approver");
+  await carl.goto(candidatePage);
+  await expect(carl.getByTestId("verdict-text")).toHaveText("READY FOR APPROVAL");
+  await shots(carl, "1-ready");
+  await carl.getByTestId("approve-button").click();
+  await expect(carl.getByTestId("approve-confirm")).toContainText(`approval:canary for ${AGENT}`);
+  await carl.getByTestId("sign-approve").click();
+  await expect(carl.getByTestId("approve-outcome")).toContainText("Signed and committed");
+  expect((await pointer(carl, "canary")).body).toMatchObject({ digest: seeded.candidate.digest });
+
+  // 2. The canary stage: the runners serve the candidate inside the boundary; the live panel follows it.
+  const panel = carl.getByTestId("canary-stage-panel");
+  await expect(panel).toBeVisible();
+  await shots(carl, "2-canary-stage-live");
+  await expect(panel).toHaveAttribute("data-status", "done", { timeout: 240_000 });
+  await expect(panel).toContainText("closed");
+  await carl.reload();
+  await expect(carl.getByTestId("canary-stage-checks")).toBeVisible();
+  await expect(carl.getByTestId("verdict-text")).toHaveText("READY FOR APPROVAL");
+  // Four eyes: who approved the canary step may not approve the default step.
+  await expect(carl.getByTestId("approve-button")).toBeDisabled();
+  await shots(carl, "3-canary-stage-closed");
+
+  // 3. A release approver — another person — signs the default step.
+  const rosa = await withPasskey(browser, "release_approver");
+  await rosa.goto(candidatePage);
+  await expect(rosa.getByTestId("approve-button")).toBeEnabled();
+  await rosa.getByTestId("approve-button").click();
+  await expect(rosa.getByTestId("approve-confirm")).toContainText(`approval:default for ${AGENT}`);
+  await rosa.getByTestId("sign-approve").click();
+  await expect(rosa.getByTestId("approve-outcome")).toContainText("Signed and committed");
+  await expect(rosa.getByTestId("step-decided")).toContainText(`Approved by ${DEMO_NAMES.release_approver} at`);
+  await rosa.reload();
+  await expect(rosa.getByTestId("verdict-text")).toHaveText("PROMOTE TO DEFAULT");
+  await shots(rosa, "4-promoted");
+  const served = await pointer(rosa, "approved-default");
+  expect(served.status).toBe(200);
+  expect(served.body).toMatchObject({ digest: seeded.candidate.digest });
+
+  // 4. A policy owner publishes a new evaluator version: the evidence the default rests on goes stale.
+  const pat = await withPasskey(browser, "policy_owner");
+  const query = encodeURIComponent(JSON.stringify({ json: { kind: "evaluator", agent: AGENT, currentOnly: true } }));
+  const current = await pat.request.get(`${BASE}/api/trpc/registries.list?input=${query}`);
+  expect(current.ok(), await current.text()).toBe(true);
+  const [evaluator] = ((await current.json()) as { result: { data: { json: { name: string; version: string; body: unknown }[] } } }).result.data.json;
+  const published = await pat.request.post(`${BASE}/api/trpc/registries.publish`, {
+    headers: { origin: BASE, "content-type": "application/json" },
+    data: { json: { kind: "evaluator", name: evaluator!.name, agent: AGENT, version: `${evaluator!.version}.1`, body: evaluator!.body } },
+  });
+  expect(published.ok(), await published.text()).toBe(true);
+  await rosa.reload();
+  await expect(rosa.getByTestId("verdict-text")).toHaveText("STALE");
+  await shots(rosa, "5-stale");
+
+  // 5. A signed rollback returns the approved default to the exact parent, stale evidence notwithstanding.
+  const rollback = rosa.getByTestId("rollback-approved_default");
+  await rollback.getByLabel("Reason (required, signed)").fill("the evaluator changed under the promoted default");
+  await rollback.getByRole("button", { name: "Review rollback" }).click();
+  await expect(rosa.getByTestId("rollback-confirm")).toContainText(seeded.parent.resourceId);
+  await rosa.getByTestId("sign-rollback-approved_default").click();
+  await expect(rosa.getByTestId("rollback-outcome")).toContainText("Rolled back");
+  expect((await pointer(rosa, "approved-default")).body).toMatchObject({ digest: seeded.parent.digest });
+  await shots(rosa, "6-rolled-back");
+});

@@ -1,0 +1,204 @@
+// PPO with an MLP actor-critic on the environment's raw features (no hand-made crosses): the clipped
+// surrogate, GAE(λ) advantages from the critic, an entropy bonus, one Adam optimizer over actor and
+// critic (TensorFlow.js, CPU backend). One update = collect a batch in process with the current actor
+// (ε of the schedule mixed in), then `epochs` passes of shuffled minibatches. The actor is the policy
+// resource (`mlp-softmax`); the critic and the optimizer's moments live in the checkpoint.
+import { z } from "zod";
+import { Rng, type RngState } from "@/server/environments/prng";
+import { usableTrajectories } from "../algorithm";
+import { POLICY_SPAN_FAMILIES, policyCandidate, type AnyEnvironment, type FamilyDefinition, type FamilySession, type FamilyStart } from "../family";
+import { collectBatch } from "../loop";
+import { assertPolicyFits, type MlpPolicy, type Policy } from "../policy";
+import { RunningMeanStd, normalizeRewards, rewardModelConfigSchema, stepRewards, type RunningStatsState } from "../reward-model";
+import { epsilonAt, epsilonScheduleSchema } from "../schedule";
+import { initMlp, mlpForward, type Mlp } from "./mlp";
+import { adam, forward, fromVariables, inputBatch, optimizerState, tfCpu, toVariables, type OptimizerState, type Scalar } from "./tf";
+
+const num = (name: string, min: number, max: number, dflt: number) => z.number().min(min, `${name} must be ≥ ${min}`).max(max, `${name} must be ≤ ${max}`).default(dflt);
+const int = (name: string, min: number, max: number, dflt: number) => z.number().int(`${name} must be an integer`).min(min, `${name} must be ≥ ${min}`).max(max, `${name} must be ≤ ${max}`).default(dflt);
+
+export const collectShape = {
+  episodesPerUpdate: int("episodesPerUpdate", 1, 100_000, 128),
+  toolFailureRate: num("toolFailureRate", 0, 1, 0.05),
+  maxAttempts: int("maxAttempts", 1, 10, 3),
+};
+
+export const ppoMlpConfigSchema = z
+  .object({
+    learningRate: z.number().gt(0, "learningRate must be > 0").max(1, "learningRate must be ≤ 1").default(0.01),
+    clipRange: z.number().gt(0, "clipRange must be > 0").max(1, "clipRange must be ≤ 1").default(0.2),
+    epochs: int("epochs", 1, 50, 4),
+    minibatchSize: int("minibatchSize", 8, 65_536, 64),
+    gaeLambda: num("gaeLambda", 0, 1, 0.95),
+    valueCoefficient: num("valueCoefficient", 0, 10, 0.5),
+    /** Measured: 0.01 let the MLP settle on a poor deterministic policy (success 0.14 after 40 updates); 0.05 reaches 0.93. */
+    entropyCoefficient: num("entropyCoefficient", 0, 1, 0.05),
+    normalizeAdvantages: z.boolean().default(true),
+    exploration: epsilonScheduleSchema.default({ epsilonStart: 0.2, epsilonEnd: 0.02, epsilonDecay: 0.9 }),
+    reward: rewardModelConfigSchema.prefault({}),
+    ...collectShape,
+  })
+  .strict();
+export type PpoMlpConfig = z.output<typeof ppoMlpConfigSchema>;
+
+type State = { actor: Mlp; critic: Mlp; optimizer: OptimizerState | null; rng: RngState; returnStats: RunningStatsState; updates: number; retries: number };
+
+/** The parent as an MLP policy of `kind` made for this environment. */
+export function mlpParent(family: string, kind: MlpPolicy["kind"]) {
+  return (resource: unknown, env: AnyEnvironment): MlpPolicy => {
+    const p = resource as Policy;
+    if (!p || typeof p !== "object" || p.kind !== kind) throw new Error(`${family} trains ${kind} policies; the parent is ${(p as { kind?: string })?.kind ?? "not a policy"}`);
+    assertPolicyFits(p, env);
+    return p;
+  };
+}
+
+class PpoMlpSession implements FamilySession {
+  readonly family = "ppo-mlp" as const;
+  readonly #init: FamilyStart<PpoMlpConfig, MlpPolicy>;
+  #s: State;
+  #last: Record<string, number> = {};
+
+  constructor(init: FamilyStart<PpoMlpConfig, MlpPolicy>, state?: State) {
+    this.#init = init;
+    const actor = init.parent.network;
+    const hidden = actor.layers.slice(0, -1).map((l) => l.units);
+    this.#s = state
+      ? structuredClone(state)
+      : { actor, critic: initMlp(actor.inputs, hidden, 1, actor.activation, `${init.seed}/critic`), optimizer: null, rng: Rng.from(`${init.seed}/ppo-mlp`).state(), returnStats: new RunningMeanStd().state(), updates: 0, retries: 0 };
+  }
+
+  get updates() {
+    return this.#s.updates;
+  }
+  get finished() {
+    return false;
+  }
+
+  #policy(epsilon: number): MlpPolicy {
+    return { ...this.#init.parent, network: this.#s.actor, epsilon };
+  }
+
+  async step() {
+    const tf = await tfCpu();
+    const cfg = this.#init.config;
+    const s = this.#s;
+    const env = this.#init.environment;
+    const batch = collectBatch(env, this.#policy(epsilonAt(cfg.exploration, s.updates)), s.updates, {
+      distribution: this.#init.distribution,
+      episodesPerUpdate: cfg.episodesPerUpdate,
+      seed: this.#init.seed,
+      options: { toolFailureRate: cfg.toolFailureRate },
+      maxAttempts: cfg.maxAttempts,
+    });
+    s.retries += batch.retries;
+    const { used, skipped } = usableTrajectories(batch.trajectories, env);
+    const stats = RunningMeanStd.from(s.returnStats);
+    const rewards = normalizeRewards(used, cfg.reward, stats);
+    s.returnStats = stats.state();
+    const gamma = cfg.reward.discount;
+    const inputs = s.actor.inputs;
+    const critic = mlpForward(s.critic);
+    const v = new Float64Array(1);
+    const rows: number[][] = [];
+    const actions: number[] = [];
+    const oldLogP: number[] = [];
+    const adv: number[] = [];
+    const ret: number[] = [];
+    let rewardSum = 0;
+    used.forEach((t, k) => {
+      const r = rewards[k]!;
+      rewardSum += stepRewards(t, cfg.reward.weights).reduce((x, y) => x + y, 0);
+      const values = t.steps.map((st) => (critic(st.features, v), v[0]!));
+      let last = 0;
+      const a = new Array<number>(t.steps.length);
+      for (let i = t.steps.length - 1; i >= 0; i--) {
+        const next = i + 1 < t.steps.length ? values[i + 1]! : 0;
+        last = r[i]! + gamma * next - values[i]! + gamma * cfg.gaeLambda * last;
+        a[i] = last;
+      }
+      t.steps.forEach((st, i) => {
+        rows.push(inputs.map((f) => st.features[f]!));
+        actions.push(st.actionIndex);
+        oldLogP.push(st.logProb);
+        adv.push(a[i]!);
+        ret.push(a[i]! + values[i]!);
+      });
+    });
+    const n = rows.length;
+    if (cfg.normalizeAdvantages && n > 1) {
+      const mean = adv.reduce((x, y) => x + y, 0) / n;
+      const std = Math.sqrt(adv.reduce((x, y) => x + (y - mean) ** 2, 0) / n) + 1e-8;
+      for (let i = 0; i < n; i++) adv[i] = (adv[i]! - mean) / std;
+    }
+
+    const actor = toVariables(s.actor);
+    const criticNet = toVariables(s.critic);
+    const opt = await adam(cfg.learningRate, s.optimizer);
+    const rng = Rng.fromState(s.rng);
+    const figures = { policyLoss: 0, valueLoss: 0, entropy: 0, minibatches: 0 };
+    const order = Array.from({ length: n }, (_, i) => i);
+    const nA = env.actions.length;
+    for (let epoch = 0; epoch < cfg.epochs && n > 0; epoch++) {
+      rng.shuffle(order);
+      for (let start = 0; start < n; start += cfg.minibatchSize) {
+        const idx = order.slice(start, start + cfg.minibatchSize);
+        tf.tidy(() => {
+          const x = inputBatch(idx.map((i) => rows[i]!), inputs.length);
+          const oneHot = tf.oneHot(tf.tensor1d(idx.map((i) => actions[i]!), "int32"), nA);
+          const old = tf.tensor1d(idx.map((i) => oldLogP[i]!));
+          const A = tf.tensor1d(idx.map((i) => adv[i]!));
+          const R = tf.tensor1d(idx.map((i) => ret[i]!));
+          const parts: Record<string, Scalar> = {};
+          opt.minimize(() => {
+            const logp = tf.logSoftmax(forward(actor, x));
+            const ratio = tf.exp(tf.sub(tf.sum(tf.mul(logp, oneHot), 1), old));
+            const surrogate = tf.minimum(tf.mul(ratio, A), tf.mul(tf.clipByValue(ratio, 1 - cfg.clipRange, 1 + cfg.clipRange), A));
+            const policyLoss = tf.neg(tf.mean(surrogate)) as Scalar;
+            const entropy = tf.neg(tf.mean(tf.sum(tf.mul(tf.exp(logp), logp), 1))) as Scalar;
+            const valueLoss = tf.mul(0.5, tf.mean(tf.square(tf.sub(tf.squeeze(forward(criticNet, x), [1]), R)))) as Scalar;
+            Object.assign(parts, { policyLoss: tf.keep(policyLoss), entropy: tf.keep(entropy), valueLoss: tf.keep(valueLoss) });
+            return tf.add(tf.sub(policyLoss, tf.mul(cfg.entropyCoefficient, entropy)), tf.mul(cfg.valueCoefficient, valueLoss)) as Scalar;
+          }, false, [...actor.vars, ...criticNet.vars]);
+          for (const [k, t] of Object.entries(parts)) {
+            figures[k as "policyLoss"] += t.dataSync()[0]!;
+            t.dispose();
+          }
+          figures.minibatches++;
+        });
+      }
+    }
+    s.actor = fromVariables(actor);
+    s.critic = fromVariables(criticNet);
+    s.optimizer = await optimizerState(opt);
+    tf.dispose([...actor.vars, ...criticNet.vars]);
+    opt.dispose();
+    s.rng = rng.state();
+    s.updates++;
+    const m = Math.max(1, figures.minibatches);
+    this.#last = { meanEpisodeReward: used.length ? rewardSum / used.length : 0, epsilon: epsilonAt(cfg.exploration, s.updates), skippedIncomplete: skipped, retries: batch.retries, coverage: batch.window.coverage, steps: n, policyLoss: figures.policyLoss / m, valueLoss: figures.valueLoss / m, entropy: figures.entropy / m };
+    return { update: s.updates, finished: false, figures: this.#last };
+  }
+
+  candidate() {
+    return policyCandidate(this.#policy(0));
+  }
+  report() {
+    return { updates: this.#s.updates, unexpectedRetries: this.#s.retries, last: this.#last, network: { inputs: this.#s.actor.inputs.length, hidden: this.#s.actor.layers.slice(0, -1).map((l) => l.units) } };
+  }
+  state(): State {
+    return structuredClone(this.#s);
+  }
+}
+
+export const ppoMlpFamily: FamilyDefinition<typeof ppoMlpConfigSchema, MlpPolicy> = {
+  name: "ppo-mlp",
+  description: "PPO with an MLP actor-critic (TensorFlow.js, CPU) on the raw features: clipped surrogate, GAE, entropy bonus, ε schedule.",
+  resourceKind: "policy",
+  parentKind: "mlp-softmax",
+  configSchema: ppoMlpConfigSchema,
+  reads: [],
+  spanFamilies: POLICY_SPAN_FAMILIES,
+  parentOf: mlpParent("ppo-mlp", "mlp-softmax"),
+  start: (init, state) => new PpoMlpSession(init, state as State | undefined),
+};

@@ -1,0 +1,82 @@
+// TensorFlow.js on its pure-JS CPU backend (no native binaries, no GPU: runs on the two shared cores),
+// and the bridge between the JSON networks of neural/mlp.ts and tfjs variables. A training step builds
+// variables from the JSON, lets a tfjs Adam optimizer take its steps, and writes the weights and the
+// optimizer's moments back to JSON — so a checkpoint is plain data and a restored session continues bit
+// for bit (the CPU backend is deterministic; float32 throughout).
+import * as tf from "@tensorflow/tfjs";
+import type { Mlp } from "./mlp";
+
+let ready: Promise<typeof tf> | null = null;
+
+/** tfjs with the CPU backend selected (once per process). */
+export function tfCpu(): Promise<typeof tf> {
+  ready ??= tf.setBackend("cpu").then((ok) => {
+    if (!ok) throw new Error("TensorFlow.js could not start its CPU backend");
+    return tf;
+  });
+  return ready;
+}
+
+export type TfNet = { vars: tf.Variable[]; activation: Mlp["activation"]; inputs: number[] };
+
+/** Variables holding an MLP's layers, in a fixed order (kernel, bias per layer) the optimizer's state follows. */
+export function toVariables(m: Mlp): TfNet {
+  const vars: tf.Variable[] = [];
+  let fanIn = m.inputs.length;
+  for (const l of m.layers) {
+    vars.push(tf.variable(tf.tensor2d(l.kernel, [fanIn, l.units]), true));
+    vars.push(tf.variable(tf.tensor1d(l.bias), true));
+    fanIn = l.units;
+  }
+  return { vars, activation: m.activation, inputs: m.inputs };
+}
+
+export function fromVariables(net: TfNet): Mlp {
+  const layers = [];
+  for (let i = 0; i < net.vars.length; i += 2) {
+    const kernel = net.vars[i]!;
+    layers.push({ kernel: Array.from(kernel.dataSync()), bias: Array.from(net.vars[i + 1]!.dataSync()), units: kernel.shape[1]! });
+  }
+  return { inputs: [...net.inputs], activation: net.activation, layers };
+}
+
+/** The network's outputs for a batch [n, inputs] (hidden layers activated, the last linear). */
+export function forward(net: TfNet, x: tf.Tensor2D): tf.Tensor2D {
+  let h: tf.Tensor2D = x;
+  for (let i = 0; i < net.vars.length; i += 2) {
+    h = tf.add(tf.matMul(h, net.vars[i] as tf.Tensor2D), net.vars[i + 1]!);
+    if (i + 2 < net.vars.length) h = net.activation === "relu" ? tf.relu(h) : tf.tanh(h);
+  }
+  return h;
+}
+
+/** Rows of raw inputs (the network's input indices picked from full feature vectors) as a tensor. */
+export function inputBatch(rows: readonly (readonly number[])[], width: number): tf.Tensor2D {
+  const flat = new Float32Array(rows.length * width);
+  rows.forEach((r, i) => flat.set(r, i * width));
+  return tf.tensor2d(flat, [rows.length, width]);
+}
+
+export type OptimizerState = { shape: number[]; values: number[] }[];
+
+/** An Adam optimizer, with its moments and step count restored when given. */
+export async function adam(learningRate: number, state: OptimizerState | null): Promise<tf.AdamOptimizer> {
+  const opt = tf.train.adam(learningRate);
+  if (state) {
+    const tensors = state.map((w) => tf.tensor(w.values, w.shape));
+    await opt.setWeights(tensors.map((tensor, i) => ({ name: `w${i}`, tensor })));
+    tf.dispose(tensors);
+  }
+  return opt;
+}
+
+export async function optimizerState(opt: tf.Optimizer): Promise<OptimizerState> {
+  const weights = await opt.getWeights();
+  const out = weights.map((w) => ({ shape: [...w.tensor.shape], values: Array.from(w.tensor.dataSync()) }));
+  // The step count is a fresh scalar; the moments belong to the optimizer (disposed with it).
+  tf.dispose(weights[0]!.tensor);
+  return out;
+}
+
+export { tf };
+export type { Scalar } from "@tensorflow/tfjs";
