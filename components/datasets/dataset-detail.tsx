@@ -3,6 +3,8 @@
 // One dataset snapshot: identity and size, lineage, the pipeline that made it, how its records spread
 // over strata (and over train / validation / test where it was split), and sample records — PII redacted.
 import { Fragment } from "react";
+import Link from "next/link";
+import { useCan } from "@/components/auth/me-provider";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/react";
 import { Alert, Select } from "@/components/ui/form";
@@ -44,6 +46,7 @@ export function DatasetDetail({ id }: { id: string }) {
   const offset = Number(url.get("offset") ?? 0) || 0;
   const kind = (url.get("kind") ?? undefined) as "demonstration" | "interaction" | "feedback" | "task" | undefined;
   const detail = useQuery(trpc.datasets.getSnapshot.queryOptions({ id }));
+  const canCreate = useCan("training:run");
   const records = useQuery(trpc.datasets.listSnapshotRecords.queryOptions({ id, offset, limit: LIMIT, kind }));
   if (detail.error) return <Alert tone="fail">{detail.error.message}</Alert>;
   if (!detail.data) return <div className="text-sm text-ink-3">Loading…</div>;
@@ -68,7 +71,7 @@ export function DatasetDetail({ id }: { id: string }) {
   ];
   return (
     <>
-      <PageHeader eyebrow="Dataset snapshot" title={`${s.name} v${s.version}`} description={<span className="inline-flex flex-wrap items-center gap-x-2">Content-addressed: <CopyId value={s.digest} short={40} /></span>} />
+      <PageHeader eyebrow="Dataset snapshot" title={`${s.name} v${s.version}`} actions={canCreate ? <Link href={`/datasets/new?from=${encodeURIComponent(s.id)}`} className="rounded-md border border-line px-3 py-2 text-sm font-medium text-ink hover:bg-panel-2">Derive a snapshot</Link> : undefined} description={<span className="inline-flex flex-wrap items-center gap-x-2">Content-addressed: <CopyId value={s.digest} short={40} /></span>} />
       <div className="space-y-4">
         <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
           <Stat label="Records" value={s.recordCount.toLocaleString("en")} hint={s.kinds.join(", ")} />

@@ -2,6 +2,7 @@ import {
   Activity,
   BadgeCheck,
   Boxes,
+  BookLock,
   Database,
   FlaskConical,
   GitBranchPlus,
@@ -39,6 +40,7 @@ export const NAV: NavSection[] = [
       { href: "/candidates", label: "Candidates", icon: GitBranchPlus, hint: "Receipts and the seven checks", scope: "dashboard:read" },
       { href: "/approvals", label: "Approvals", icon: BadgeCheck, hint: "Signed decisions and rollbacks", scope: "dashboard:read" },
       { href: "/resources", label: "Resources", icon: Boxes, hint: "Versions, pointers and diffs", scope: "dashboard:read" },
+      { href: "/registries", label: "Registries", icon: BookLock, hint: "Evaluators, policies, exams: versions, diffs, publish", scope: "dashboard:read" },
     ],
   },
   {

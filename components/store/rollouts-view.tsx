@@ -1,7 +1,8 @@
 "use client";
 
-// Rollouts: server-side pagination, sort, filters by status and mode and search by id, all in the URL;
-// a row expands to its attempts with the reason each one started.
+// Rollouts: server-side pagination, sort, filters by status, mode, reward range and error, and search by
+// id, all in the URL; each row shows its latest attempt's final reward and error, and expands to its
+// attempts with the reason each one started. "Failed" is said the way the Runners page says it too.
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Network } from "lucide-react";
@@ -15,11 +16,13 @@ import { AttemptsPanel } from "./attempts-panel";
 import { LiveRefresh, useLive, useNow } from "./live-refresh";
 import { FilterChip, ModeBadge, StatusBadge, toggled } from "./status";
 import { SearchBox } from "./search-box";
+import { useDebouncedUrlParam } from "./use-debounced-url";
 
 const PAGE = 25;
 const SORTS = ["start_time", "end_time", "rollout_id", "status", "mode"] as const;
 type SortKey = (typeof SORTS)[number];
-type Row = Rollout & { attempt?: Attempt };
+type Row = Rollout & { attempt?: Attempt; evidence: { reward: number | null; error: string | null; errorSpans: number } };
+const num = (v: string | null) => (v === null || v.trim() === "" || !Number.isFinite(Number(v)) ? undefined : Number(v));
 
 function inputPreview(input: unknown): string {
   const text = typeof input === "string" ? input : JSON.stringify(input);
@@ -42,6 +45,12 @@ export function RolloutsView() {
   const order = url.get("order") === "asc" ? "asc" : "desc";
   const offset = Math.max(0, Number(url.get("offset") ?? 0) || 0);
   const q = url.get("q") ?? "";
+  const rewardMin = num(url.get("rmin"));
+  const rewardMax = num(url.get("rmax"));
+  const error = url.get("error") === "yes" ? true : url.get("error") === "no" ? false : undefined;
+  const [rmin, setRmin] = useDebouncedUrlParam("rmin", { offset: null });
+  const [rmax, setRmax] = useDebouncedUrlParam("rmax", { offset: null });
+  const filtered = statuses.length > 0 || modes.length > 0 || !!q || rewardMin !== undefined || rewardMax !== undefined || error !== undefined;
 
   const list = useQuery(
     trpc.store.listRollouts.queryOptions(
@@ -53,11 +62,15 @@ export function RolloutsView() {
         status_in: statuses.length ? statuses : undefined,
         mode_in: modes.length ? modes.map((m) => (m === "none" ? null : (m as RolloutMode))) : undefined,
         rollout_id_contains: q || undefined,
+        reward_min: rewardMin,
+        reward_max: rewardMax,
+        has_error: error,
       },
       { placeholderData: keepPreviousData, refetchInterval: live.refetchInterval },
     ),
   );
   const stats = useQuery(trpc.store.getStatistics.queryOptions(undefined, { refetchInterval: live.refetchInterval }));
+  const failures = useQuery(trpc.store.countFailures.queryOptions(undefined, { refetchInterval: live.refetchInterval }));
   const now = useNow(5000);
 
   const columns: Column<Row>[] = [
@@ -69,6 +82,17 @@ export function RolloutsView() {
       header: "Attempt",
       className: "whitespace-nowrap",
       cell: (r) => (r.attempt ? <span className="text-xs text-ink-2">#{r.attempt.sequence_id} <StatusBadge status={r.attempt.status} /></span> : <span className="text-xs text-ink-3">none yet</span>),
+    },
+    {
+      key: "reward",
+      header: "Reward",
+      align: "right",
+      cell: (r) => (r.evidence.reward === null ? <span className="text-xs text-ink-3">—</span> : <span className="text-xs font-medium tabular-nums text-ink" data-testid="reward">{r.evidence.reward.toFixed(3)}</span>),
+    },
+    {
+      key: "error",
+      header: "Error",
+      cell: (r) => (r.evidence.error ? <span className="block max-w-[14rem] truncate text-xs text-fail" title={r.evidence.error} data-testid="rollout-error">{r.evidence.error}</span> : <span className="text-xs text-ink-3">—</span>),
     },
     { key: "worker", header: "Worker", className: "whitespace-nowrap", cell: (r) => <span className="font-mono text-xs text-ink-2">{r.attempt?.worker_id ?? "—"}</span> },
     {
@@ -125,12 +149,34 @@ export function RolloutsView() {
             </FilterChip>
           ))}
         </div>
-        {(statuses.length > 0 || modes.length > 0 || q) && (
-          <button type="button" className="text-xs text-ink-3 underline hover:text-ink" onClick={() => url.set({ status: null, mode: null, q: null, offset: null })}>
+        <div className="flex flex-wrap items-center gap-1.5" role="group" aria-label="error filter">
+          <span className="mr-1 text-xs font-medium text-ink-3">Error</span>
+          {(["yes", "no"] as const).map((v) => (
+            <FilterChip key={v} on={url.get("error") === v} onClick={() => url.set({ error: url.get("error") === v ? null : v, offset: null })}>
+              {v === "yes" ? "with error" : "no error"}
+            </FilterChip>
+          ))}
+        </div>
+        <div className="flex flex-wrap items-center gap-1.5" role="group" aria-label="reward filter">
+          <span className="mr-1 text-xs font-medium text-ink-3">Reward</span>
+          <input aria-label="reward at least" inputMode="decimal" placeholder="min" value={rmin} onChange={(e) => setRmin(e.target.value)} className="w-20 rounded-md border border-line bg-panel px-2 py-1 text-xs text-ink" />
+          <span className="text-xs text-ink-3">to</span>
+          <input aria-label="reward at most" inputMode="decimal" placeholder="max" value={rmax} onChange={(e) => setRmax(e.target.value)} className="w-20 rounded-md border border-line bg-panel px-2 py-1 text-xs text-ink" />
+        </div>
+        {filtered && (
+          <button type="button" className="text-xs text-ink-3 underline hover:text-ink" onClick={() => url.set({ status: null, mode: null, q: null, rmin: null, rmax: null, error: null, offset: null })}>
             clear filters
           </button>
         )}
       </div>
+      {failures.data && (
+        <p className="text-xs text-ink-3" data-testid="failed-counts">
+          <span className="font-medium text-ink-2">{failures.data.rolloutsFailed} rollout{failures.data.rolloutsFailed === 1 ? "" : "s"} failed</span> (final status, after retries) ·{" "}
+          {failures.data.attemptsFailed.failed + failures.data.attemptsFailed.timeout + failures.data.attemptsFailed.unresponsive} attempts failed, timed out or went unresponsive, as the Runners page counts them
+          {failures.data.rolloutsRecovered > 0 && <> — {failures.data.rolloutsRecovered} rollout{failures.data.rolloutsRecovered === 1 ? "" : "s"} succeeded on a retry</>}.
+        </p>
+      )}
+      {list.data?.scan && !list.data.scan.complete && <p className="text-xs text-warn" data-testid="scan-note">Reward and error filters read the newest {list.data.scan.scanned.toLocaleString("en")} matching rollouts; narrow by status or mode to reach older ones.</p>}
       {list.error && <p role="alert" className="text-sm text-fail">{list.error.message}</p>}
       <DataTable
         testId="rollouts-table"
@@ -140,7 +186,7 @@ export function RolloutsView() {
         loading={list.isLoading}
         sort={{ by: sortBy, order }}
         onSort={(s) => url.set({ sort: s.by === "start_time" ? null : s.by, order: s.order === "desc" ? null : s.order, offset: null })}
-        empty={statuses.length || modes.length || q ? "No rollout matches these filters" : "No rollouts in the store yet — runners and algorithms add them through /v1/agl"}
+        empty={filtered ? "No rollout matches these filters" : "No rollouts in the store yet — runners and algorithms add them through /v1/agl"}
         expand={(r) => <AttemptsPanel rolloutId={r.rollout_id} refetchInterval={live.refetchInterval} />}
       />
       {list.data && <Pager offset={offset} limit={PAGE} total={list.data.total} onChange={(o) => url.set({ offset: o || null })} />}

@@ -38,6 +38,8 @@ export function RunnersView() {
     trpc.store.listWorkers.queryOptions({ limit: PAGE, offset, status_in: statuses.length ? statuses : undefined }, { placeholderData: keepPreviousData, refetchInterval: live.refetchInterval }),
   );
   const counts = useQuery(trpc.store.countWorkers.queryOptions(undefined, { refetchInterval: live.refetchInterval }));
+  const failures = useQuery(trpc.store.countFailures.queryOptions(undefined, { refetchInterval: live.refetchInterval }));
+  const failedBy = new Map((failures.data?.byWorker ?? []).map((w) => [w.workerId, w]));
 
   const columns: Column<Worker>[] = [
     { key: "id", header: "Runner", cell: (w) => <span className="font-mono text-xs text-ink">{w.worker_id}</span> },
@@ -60,6 +62,15 @@ export function RunnersView() {
       header: "Current attempt",
       cell: (w) => (w.current_rollout_id && w.current_attempt_id ? <Link href={tracesHref(w.current_rollout_id, w.current_attempt_id)} className="font-mono text-xs text-accent hover:underline">{w.current_attempt_id}</Link> : <span className="text-xs text-ink-3">—</span>),
     },
+    {
+      key: "failed",
+      header: "Failed attempts",
+      align: "right",
+      cell: (w) => {
+        const f = failedBy.get(w.worker_id);
+        return <span className={`text-xs tabular-nums ${f?.failed ? "text-fail" : "text-ink-3"}`} title="Attempts this runner held that failed, timed out or went unresponsive (from the store, since the runner first connected)">{f ? `${f.failed} of ${f.total}` : "0"}</span>;
+      },
+    },
     { key: "dequeue", header: "Last dequeue", cell: (w) => <span className="text-xs text-ink-3">{relativeTime(w.last_dequeue_time, now)}</span> },
     { key: "busy", header: "Last busy", cell: (w) => <span className="text-xs text-ink-3">{relativeTime(w.last_busy_time, now)}</span> },
     { key: "idle", header: "Last idle", cell: (w) => <span className="text-xs text-ink-3">{relativeTime(w.last_idle_time, now)}</span> },
@@ -74,6 +85,14 @@ export function RunnersView() {
         <Stat label="Idle" value={c?.idle ?? "—"} hint="waiting for work" />
         <Stat label="Unknown" value={c?.unknown ?? "—"} tone={c && c.unknown > 0 ? "warn" : undefined} hint="never reported a status" />
       </div>
+      {failures.data && (
+        <p className="text-xs text-ink-3" data-testid="failed-counts">
+          <span className="font-medium text-ink-2">
+            {failures.data.attemptsFailed.failed + failures.data.attemptsFailed.timeout + failures.data.attemptsFailed.unresponsive} attempts failed
+          </span>{" "}
+          ({failures.data.attemptsFailed.failed} failed, {failures.data.attemptsFailed.timeout} timed out, {failures.data.attemptsFailed.unresponsive} unresponsive) · {failures.data.rolloutsFailed} rollout{failures.data.rolloutsFailed === 1 ? "" : "s"} failed, as the Rollouts page counts them: a failed attempt is retried when the rollout&apos;s policy allows{failures.data.rolloutsRecovered > 0 ? ` (${failures.data.rolloutsRecovered} rollouts succeeded on a retry)` : ""}. A runner&apos;s heartbeat stats count only what that process saw since it started.
+        </p>
+      )}
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="flex flex-wrap items-center gap-1.5" role="group" aria-label="status filter">
           <span className="mr-1 text-xs font-medium text-ink-3">Status</span>
@@ -83,7 +102,7 @@ export function RunnersView() {
             </FilterChip>
           ))}
         </div>
-        <LiveRefresh updatedAt={list.dataUpdatedAt} fetching={list.isFetching} onRefresh={() => void Promise.all([list.refetch(), counts.refetch()])} />
+        <LiveRefresh updatedAt={list.dataUpdatedAt} fetching={list.isFetching} onRefresh={() => void Promise.all([list.refetch(), counts.refetch(), failures.refetch()])} />
       </div>
       {list.error && <p role="alert" className="text-sm text-fail">{list.error.message}</p>}
       <DataTable

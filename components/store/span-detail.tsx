@@ -1,6 +1,7 @@
 "use client";
 
-// One span in full: ids, status, timings, attributes, events, links and resource (secrets masked).
+// One span in full: what went in and came out, its reward, tokens and cost (lib/spans/io.ts), then ids,
+// status, timings, attributes, events, links and resource (secrets masked).
 import { useQuery } from "@tanstack/react-query";
 import { X } from "lucide-react";
 import { useTRPC } from "@/components/trpc/react";
@@ -8,6 +9,7 @@ import { Card } from "@/components/ui/card";
 import { CopyId } from "@/components/ui/copy-id";
 import { duration, timestamp } from "@/components/ui/format";
 import { JsonView } from "@/components/ui/json-view";
+import { spanIo } from "@/lib/spans/io";
 import { StatusBadge } from "./status";
 
 export function SpanDetail({ rolloutId, attemptId, spanId, onClose }: { rolloutId: string; attemptId: string; spanId: string; onClose: () => void }) {
@@ -25,7 +27,7 @@ export function SpanDetail({ rolloutId, attemptId, spanId, onClose }: { rolloutI
       {!isLoading && !data && !error && <p className="text-sm text-ink-3">This span is not in the store (it may have been pruned).</p>}
       {data && (
         <div className="space-y-3 text-xs" data-testid="span-detail">
-          <dl className="grid grid-cols-[6rem_1fr] gap-x-3 gap-y-1">
+          <dl className="grid grid-cols-[6rem_minmax(0,1fr)] gap-x-3 gap-y-1">
             <dt className="text-ink-3">Status</dt>
             <dd>
               <StatusBadge status={data.status.status_code} /> {data.status.description ? <span className="text-ink-2">{String(data.status.description)}</span> : null}
@@ -35,14 +37,15 @@ export function SpanDetail({ rolloutId, attemptId, spanId, onClose }: { rolloutI
             <dt className="text-ink-3">Start</dt>
             <dd>{timestamp(data.start_time)}</dd>
             <dt className="text-ink-3">Span</dt>
-            <dd><CopyId value={data.span_id} short={32} /></dd>
+            <dd><CopyId value={data.span_id} short={20} /></dd>
             <dt className="text-ink-3">Parent</dt>
-            <dd>{data.parent_id ? <CopyId value={data.parent_id} short={32} /> : "—"}</dd>
+            <dd>{data.parent_id ? <CopyId value={data.parent_id} short={20} /> : "—"}</dd>
             <dt className="text-ink-3">Trace</dt>
-            <dd><CopyId value={data.trace_id} short={32} /></dd>
+            <dd><CopyId value={data.trace_id} short={20} /></dd>
             <dt className="text-ink-3">Attempt</dt>
             <dd><CopyId value={data.attempt_id} /> · seq {data.sequence_id}</dd>
           </dl>
+          <SpanIoView attributes={data.attributes} />
           <Section title="Attributes" value={data.attributes} />
           {data.events.length > 0 && <Section title={`Events (${data.events.length})`} value={data.events} />}
           {data.links.length > 0 && <Section title={`Links (${data.links.length})`} value={data.links} />}
@@ -58,6 +61,25 @@ function Section({ title, value }: { title: string; value: unknown }) {
     <div>
       <div className="mb-1 font-medium text-ink-2">{title}</div>
       <JsonView value={value} collapsedAfter={30} />
+    </div>
+  );
+}
+
+function SpanIoView({ attributes }: { attributes: Record<string, unknown> }) {
+  const io = spanIo(attributes);
+  const usage = [io.inputTokens !== null ? `${io.inputTokens.toLocaleString("en")} in` : null, io.outputTokens !== null ? `${io.outputTokens.toLocaleString("en")} out` : null].filter(Boolean).join(" · ");
+  return (
+    <div className="space-y-3" data-testid="span-io">
+      {(usage || io.costUsd !== null) && (
+        <dl className="grid grid-cols-[6rem_minmax(0,1fr)] gap-x-3 gap-y-1">
+          {usage && <><dt className="text-ink-3">Tokens</dt><dd className="tabular-nums">{usage}</dd></>}
+          {io.costUsd !== null && <><dt className="text-ink-3">Cost</dt><dd className="tabular-nums">${io.costUsd.toFixed(4)}</dd></>}
+        </dl>
+      )}
+      {io.reward && <Section title="Reward" value={io.reward} />}
+      {io.input && <Section title="Input" value={io.input} />}
+      {io.output && <Section title="Output" value={io.output} />}
+      {!io.input && !io.output && !io.reward && <p className="text-ink-3">No input, output or reward attributes on this span.</p>}
     </div>
   );
 }

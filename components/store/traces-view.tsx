@@ -6,6 +6,7 @@
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
+import { Stat } from "@/components/ui/stat";
 import { useTRPC } from "@/components/trpc/react";
 import { CopyId } from "@/components/ui/copy-id";
 import { Select } from "@/components/ui/form";
@@ -61,6 +62,7 @@ function RolloutTraces({ rolloutId }: { rolloutId: string }) {
         </div>
         <LiveRefresh updatedAt={main.dataUpdatedAt} fetching={main.isFetching} onRefresh={() => void Promise.all([outline.refetch(), rollout.refetch(), attempts.refetch()])} />
       </div>
+      <TraceSummaryStrip rolloutId={rolloutId} attemptId={attemptId === "latest" ? (attempts.data?.items.at(-1)?.attempt_id ?? undefined) : attemptId} labels={attemptLabels} refetchInterval={live.refetchInterval} />
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-xs text-ink-3">
           Attempt
@@ -106,6 +108,28 @@ function RolloutTraces({ rolloutId }: { rolloutId: string }) {
         </div>
         {sel && <SpanDetail rolloutId={rolloutId} attemptId={sel.attempt} spanId={sel.span} onClose={() => url.set({ span: null })} />}
       </div>
+    </div>
+  );
+}
+
+/** Reward, tokens, cost, spans and errors of the attempt shown (or of every attempt), Langfuse-style. */
+function TraceSummaryStrip({ rolloutId, attemptId, labels, refetchInterval }: { rolloutId: string; attemptId?: string; labels: Map<string, string>; refetchInterval: number | false }) {
+  const trpc = useTRPC();
+  const summary = useQuery(trpc.store.getTraceSummary.queryOptions({ rollout_id: rolloutId }, { refetchInterval }));
+  if (!summary.data || summary.data.attempts.length === 0) return null;
+  const shown = attemptId ? summary.data.attempts.filter((a) => a.attemptId === attemptId) : summary.data.attempts;
+  const sum = (f: (a: (typeof shown)[number]) => number) => shown.reduce((t, a) => t + f(a), 0);
+  const last = shown.at(-1);
+  const costs = shown.map((a) => a.costUsd);
+  const cost = costs.every((c) => c === null) ? null : costs.reduce<number>((t, c) => t + (c ?? 0), 0);
+  const pricing = { span: "from the spans' cost attributes", model_server: "priced by the model server's published pricing", none: "no span carries a cost and no single model-server price is published" }[summary.data.pricing];
+  return (
+    <div className="grid grid-cols-2 gap-3 md:grid-cols-5" data-testid="trace-summary">
+      <Stat label={attemptId ? "Final reward" : "Final reward (latest attempt)"} value={last?.reward === null || last?.reward === undefined ? "—" : last.reward.toFixed(3)} hint={last ? labels.get(last.attemptId) ?? last.attemptId : undefined} />
+      <Stat label="Tokens in / out" value={`${sum((a) => a.inputTokens).toLocaleString("en")} / ${sum((a) => a.outputTokens).toLocaleString("en")}`} />
+      <Stat label="Cost" value={cost === null ? "—" : `$${cost.toFixed(4)}`} hint={pricing} />
+      <Stat label="Spans" value={sum((a) => a.spans).toLocaleString("en")} hint={summary.data.complete ? `${shown.length} attempt${shown.length === 1 ? "" : "s"}` : "the first 20,000 read"} />
+      <Stat label="Error spans" value={sum((a) => a.errorSpans)} tone={sum((a) => a.errorSpans) > 0 ? "fail" : undefined} hint="status ERROR" />
     </div>
   );
 }

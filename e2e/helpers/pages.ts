@@ -24,7 +24,8 @@ export const PUBLIC_ROUTES = ["/sign-in", "/setup", "/status"];
 /** Query-string states worth their own visit (forms and tabs picked by the URL). */
 export const EXTRA_PATHS = ["/evaluations/new?kind=ab", "/candidates?agent=support-desk"];
 
-type Sampler = (database: Database) => Promise<string[]>;
+/** Each sample is the id to open, or — for a route with several dynamic segments — one value per segment. */
+type Sampler = (database: Database) => Promise<(string | string[])[]>;
 const firstIds = async (rows: Promise<{ id: string }[]>) => (await rows).map((r) => r.id);
 
 /** For each dynamic route, the ids to open (a few where the page differs a lot between records). */
@@ -40,6 +41,12 @@ export const SAMPLES: Record<string, Sampler> = {
   "/datasets/[id]": (database) => firstIds(database.db.datasetSnapshot.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
   "/evaluations/[id]": (database) => firstIds(database.db.evaluationJob.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
   "/training/sweeps/[id]": (database) => firstIds(database.db.trainingSweep.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
+  // A registry record (the reference's evaluator) and a published exam when there is one: their pages differ.
+  "/registries/[kind]/[name]": async (database) => {
+    const entry = await database.db.registryEntry.findFirst({ where: { kind: "evaluator" }, orderBy: { createdAt: "asc" }, select: { kind: true, name: true } });
+    const exam = await database.db.gateDataset.findFirst({ orderBy: { createdAt: "asc" }, select: { kind: true, name: true } });
+    return [entry, exam].filter((r) => r !== null).map((r) => [r.kind, r.name]);
+  },
 };
 
 /** Concrete paths for every signed-in page; throws naming a dynamic route without a sampler or a sample. */
@@ -47,8 +54,8 @@ export async function dashboardPaths(database: Database): Promise<string[]> {
   const paths: string[] = [];
   for (const route of appRoutes()) {
     if (PUBLIC_ROUTES.includes(route) && route !== "/status") continue;
-    const dynamic = route.match(/\[([^\]]+)\]/);
-    if (!dynamic) {
+    const dynamic = [...route.matchAll(/\[([^\]]+)\]/g)];
+    if (!dynamic.length) {
       paths.push(route);
       continue;
     }
@@ -56,7 +63,11 @@ export async function dashboardPaths(database: Database): Promise<string[]> {
     if (!sampler) throw new Error(`${route}: add a sampler to SAMPLES in e2e/helpers/pages.ts so the page sweep opens it`);
     const ids = await sampler(database);
     if (!ids.length) throw new Error(`${route}: no record to open; create one in the sweep's beforeAll`);
-    for (const id of ids) paths.push(route.replace(`[${dynamic[1]}]`, encodeURIComponent(id)));
+    for (const id of ids) {
+      const values = Array.isArray(id) ? id : [id];
+      if (values.length !== dynamic.length) throw new Error(`${route}: its sampler gave ${values.length} value(s) for ${dynamic.length} dynamic segment(s)`);
+      paths.push(dynamic.reduce((path, m, i) => path.replace(m[0], encodeURIComponent(values[i]!)), route));
+    }
   }
   return [...paths, ...EXTRA_PATHS];
 }

@@ -65,10 +65,21 @@ export function registryPinProblem(input: { kind: RegistryKind; name: string; ve
   return name ? { field: "name", message: movingNameMessage(name) } : null;
 }
 
+/**
+ * The label a publication without one gets: one more than the current label when that is a whole number
+ * (after "3" comes "4", never "2"), else the publication number.
+ */
+export function nextVersionLabel(last: { version: string } | null, seq: number): string {
+  return last && /^[1-9]\d{0,8}$/.test(last.version) ? String(Number(last.version) + 1) : String(seq);
+}
+
 export type PublishInput = { kind: RegistryKind; name: string; agent: string; version?: string; body: unknown; actor: AuditActor };
 
-/** Publishes a new version of a registry record. The caller has checked `policy:write` for the agent. */
-export async function publishRegistryEntry(database: Database, input: PublishInput): Promise<RegistryRecord> {
+/**
+ * The body as publishing would store it, or the refusal naming the field: the kind's schema, a non-empty
+ * name, no moving name in the pin. Publishing and the registries page's preview (server/policy) share it.
+ */
+export function validRegistryEntry(input: Omit<PublishInput, "actor">): unknown {
   const parsed = REGISTRY_BODIES[input.kind].safeParse(input.body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -78,13 +89,19 @@ export async function publishRegistryEntry(database: Database, input: PublishInp
   if (!input.name.trim()) throw new DomainError("BAD_REQUEST", "name: must not be empty", "name");
   const moving = registryPinProblem(input);
   if (moving) throw new DomainError("BAD_REQUEST", `${moving.field}: ${moving.message}`, moving.field);
+  return parsed.data;
+}
+
+/** Publishes a new version of a registry record. The caller has checked `policy:write` for the agent. */
+export async function publishRegistryEntry(database: Database, input: PublishInput): Promise<RegistryRecord> {
+  const parsed = { data: validRegistryEntry(input) };
   const body = canonicalJson(parsed.data);
   const { kind, name, agent } = input;
   return database.transaction(
     async (tx) => {
       const last = await tx.registryEntry.findFirst({ where: { kind, name, agent }, orderBy: { seq: "desc" } });
       const seq = (last?.seq ?? 0) + 1;
-      const version = input.version ?? String(seq);
+      const version = input.version ?? nextVersionLabel(last, seq);
       const taken = await tx.registryEntry.findUnique({ where: { kind_name_agent_version: { kind, name, agent, version } } });
       if (taken) throw new DomainError("CONFLICT", `version: ${kind} ${name} already has a version "${version}" (published versions are immutable)`, "version");
       const row = await tx.registryEntry.create({

@@ -13,6 +13,8 @@ import { diffResourcesRoute } from "./diff-resources";
 import { countWorkersRoute } from "./count-workers";
 import { listResourcesSummariesRoute } from "./list-resources-summaries";
 import { getResourcesVersionRoute } from "./get-resources-version";
+import { countFailuresRoute } from "./count-failures";
+import { getTraceSummaryRoute } from "./get-trace-summary";
 
 export const storeRouter = createTRPCRouter({
   listRollouts: listRolloutsRoute,
@@ -29,4 +31,6 @@ export const storeRouter = createTRPCRouter({
   countWorkers: countWorkersRoute,
   listResourcesSummaries: listResourcesSummariesRoute,
   getResourcesVersion: getResourcesVersionRoute,
+  countFailures: countFailuresRoute,
+  getTraceSummary: getTraceSummaryRoute,
 });

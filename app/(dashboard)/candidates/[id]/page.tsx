@@ -1,3 +1,4 @@
+import { notFound } from "next/navigation";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
@@ -20,6 +21,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 export default async function CandidatePage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const name = await nameOf(id);
+  if (!name) notFound();
   return (
     <>
       <PageHeader

@@ -1,7 +1,9 @@
+import { notFound } from "next/navigation";
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
 import { NotAllowed } from "@/components/auth/not-allowed";
 import { RunDetail } from "@/components/training/run-detail";
+import { getDatabase } from "@/server/db/client";
 import { actorCan } from "@/server/auth/actor";
 import { requireActor } from "@/app/current-actor";
 
@@ -11,6 +13,7 @@ export default async function RunPage({ params }: { params: Promise<{ runId: str
   const actor = await requireActor();
   if (!actorCan(actor, "dashboard:read")) return <NotAllowed scope="dashboard:read" />;
   const { runId } = await params;
+  if (!(await (await getDatabase()).db.trainingRun.findUnique({ where: { id: runId }, select: { id: true } }))) notFound();
   return (
     <>
       <PageHeader eyebrow="Training run" title={runId} />

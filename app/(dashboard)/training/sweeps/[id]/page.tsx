@@ -1,8 +1,10 @@
+import { notFound } from "next/navigation";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/ui/page-header";
 import { NotAllowed } from "@/components/auth/not-allowed";
 import { SweepDetail } from "@/components/sweeps/sweep-detail";
+import { getDatabase } from "@/server/db/client";
 import { actorCan } from "@/server/auth/actor";
 import { requireActor } from "@/app/current-actor";
 
@@ -12,6 +14,7 @@ export default async function SweepPage({ params }: { params: Promise<{ id: stri
   const actor = await requireActor();
   if (!actorCan(actor, "dashboard:read")) return <NotAllowed scope="dashboard:read" />;
   const { id } = await params;
+  if (!(await (await getDatabase()).db.trainingSweep.findUnique({ where: { id }, select: { id: true } }))) notFound();
   return (
     <>
       <PageHeader eyebrow={<Link href="/training/sweeps" className="hover:text-ink">Sweeps</Link>} title={id} />
