@@ -1,25 +1,25 @@
 // A runner: behaves like an Agent Lightning runner against the store's public HTTP API. Loop: dequeue one
-// rollout (the store opens its attempt), fetch the resources the rollout names, run the episode with that
-// policy, export its spans (one per step, one per returned tool call, one reward), heartbeat, and close the
-// attempt as succeeded or failed with the failure's reason. Retries are the store's business: a failed
-// attempt is requeued under the rollout's retry_condition and comes back with reason retry_after_failed.
+// rollout (the store opens its attempt), fetch the resources the rollout names, run the episode with what
+// acts (a policy, or a prompt template executed by a responder — see actor.ts), export its spans (one per
+// step, one per returned tool call, one reward), heartbeat, and close the attempt as succeeded or failed
+// with the failure's reason. Retries are the store's business: a failed attempt is requeued under the
+// rollout's retry_condition and comes back with reason retry_after_failed.
 // The gate's rollouts (metadata `lightgate.phase`, see gate-rollout.ts) run the same way, deterministically
 // for their case (ε = 0, no injected tool failures), scored with the pinned evaluator's weights and named
 // on the reward span; canary phases also write their effects to the real destination (the Ticket DB).
 import { hostname } from "node:os";
-import { simulateEpisode, type Episode } from "@/server/environments/episode";
+import type { Episode } from "@/server/environments/episode";
 import { environments as defaultRegistry, type EnvironmentRegistry } from "@/server/environments/registry";
 import { spansFromEpisode } from "@/server/environments/spans";
 import type { DestinationResolver } from "@/server/environments/support-desk/ticket-db";
-import { actingPolicy, withEpsilon, type Policy } from "@/server/trainers/policy";
-import { fromPolicyResource } from "@/server/trainers/policy-resource";
 import { pinnedDigest, resourcesDigest } from "@/server/store/resources";
 import type { AttemptedRollout, ResourcesUpdate } from "@/server/store/types";
 import type { AnyEnvironment } from "@/server/trainers/family";
+import type { Responder } from "@/server/trainers/prompt/responder";
+import { actEpisode, actorEntry, actorOf, responderFactory, type ActedEpisode, type Actor, type RunnerLlm } from "./actor";
 import { RunnerStoreClient, type SpanTransport } from "./client";
 import { attemptSeed, distributionOf, ZEpisodeInput, type EpisodeInput } from "./episode-input";
 import { GATE_KEYS, GATE_OPTIONS, gateEpisodeSeed, gateRolloutOf, gateSpanAttributes, type GateRollout } from "./gate-rollout";
-import { ownValue } from "@/lib/own";
 
 export type RunnerOptions = {
   url: string;
@@ -31,6 +31,8 @@ export type RunnerOptions = {
   registry?: EnvironmentRegistry;
   /** Where canary effects land (the desk's Ticket DB); without it this runner fails canary rollouts, saying so. */
   destinations?: DestinationResolver;
+  /** The OpenAI-compatible endpoint prompt resources are executed with; unset, the built-in responder. */
+  llm?: RunnerLlm;
   log?: (line: string) => void;
 };
 
@@ -52,7 +54,8 @@ export class Runner {
   readonly workerId: string;
   readonly stats: RunnerStats = { succeeded: 0, failed: 0, errors: 0, spans: 0 };
   readonly #client: RunnerStoreClient;
-  readonly #opts: Required<Omit<RunnerOptions, "workerId" | "url" | "apiKey">>;
+  readonly #opts: Required<Omit<RunnerOptions, "workerId" | "url" | "apiKey" | "llm">>;
+  readonly #responder: (env: AnyEnvironment) => Responder;
 
   constructor(opts: RunnerOptions) {
     this.workerId = opts.workerId ?? `runner-${hostname()}-${process.pid}`;
@@ -64,6 +67,7 @@ export class Runner {
       destinations: opts.destinations ?? (async () => null),
       log: opts.log ?? (() => {}),
     };
+    this.#responder = responderFactory(opts.llm ?? null);
   }
 
   /** Dequeues and executes one rollout; false when the queue was empty. */
@@ -88,10 +92,9 @@ export class Runner {
       const resources = await this.#client.resources(item.resources_id);
       if (!resources) throw new Error(`resources ${item.resources_id ?? "(latest)"} not found`);
       // The entry's name comes from the rollout's input: own entries only.
-      const entry = ownValue(resources.resources, input.policy_resource);
-      const policy = fromPolicyResource(entry);
+      const actor = actorOf(actorEntry(resources.resources, input.policy_resource));
       await this.#client.updateAttempt(rid, aid, { status: "running" });
-      const episode = await this.#episode(env, dist, policy, input, gate, `${rid}/${aid}`, attempt.sequence_id);
+      const { episode, responder, parseFailure } = await this.#episode(env, dist, actor, input, gate, `${rid}/${aid}`, attempt.sequence_id);
       const spans = spansFromEpisode(episode, {
         rolloutId: rid,
         attemptId: aid,
@@ -103,7 +106,10 @@ export class Runner {
       const status = episode.aborted ? "failed" : "succeeded";
       const metadata = {
         "lightgate.resources_version": resources.version,
-        "lightgate.policy_digest": (entry as { digest?: string }).digest ?? null,
+        "lightgate.policy_digest": actor.digest,
+        // A prompt's attempt says who answered, and a reply naming no action is reported, not mapped to one.
+        ...(responder ? { "lightgate.responder": responder } : {}),
+        ...(parseFailure !== null ? { "lightgate.parse_failure": parseFailure.slice(0, 500) } : {}),
         ...(gate ? gateAttemptMetadata(gate, resources, episode) : {}),
         ...(episode.aborted ? { "lightgate.failure": episode.aborted.reason, "lightgate.failed_step": episode.aborted.step } : {}),
       };
@@ -125,14 +131,14 @@ export class Runner {
    * attempt; a gate episode is the case itself (ε = 0, no injected failures, seeded by the case), and a
    * canary's effects are written to the destination before the attempt reports back.
    */
-  async #episode(env: AnyEnvironment, dist: ReturnType<typeof distributionOf>, policy: Policy, input: EpisodeInput, gate: GateRollout | null, episodeKey: string, attemptNumber: number): Promise<Episode> {
+  async #episode(env: AnyEnvironment, dist: ReturnType<typeof distributionOf>, actor: Actor, input: EpisodeInput, gate: GateRollout | null, episodeKey: string, attemptNumber: number): Promise<ActedEpisode> {
     const task = env.sampleTask(dist, input.task_seed);
-    if (!gate) return simulateEpisode(env, actingPolicy(policy), task, { episodeKey, seed: attemptSeed(input.task_seed, attemptNumber), options: input.options });
+    if (!gate) return actEpisode(env, actor, task, { episodeKey, seed: attemptSeed(input.task_seed, attemptNumber), options: input.options }, false, this.#responder);
     const destination = gate.acts ? await this.#opts.destinations(env.id) : null;
     if (gate.acts && !destination) throw new Error(`${gate.phase}: this runner has no destination for ${env.id} to act on`);
-    const episode = simulateEpisode(env, actingPolicy(withEpsilon(policy, 0)), task, { episodeKey, seed: gateEpisodeSeed(input.task_seed), options: GATE_OPTIONS });
-    for (const effect of destination ? episode.effects : []) await destination!.apply(effect);
-    return episode;
+    const acted = await actEpisode(env, actor, task, { episodeKey, seed: gateEpisodeSeed(input.task_seed), options: GATE_OPTIONS }, true, this.#responder);
+    for (const effect of destination ? acted.episode.effects : []) await destination!.apply(effect);
+    return acted;
   }
 
   /** Runs until the signal aborts; heartbeats with its counters after every rollout and while idle. */

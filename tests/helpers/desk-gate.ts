@@ -8,10 +8,9 @@ import { publishDeskRegistry } from "@/server/desk/registry";
 import { TicketDb } from "@/server/environments/support-desk/ticket-db";
 import { orchestrateGates, requestGateRun } from "@/server/receipts/gate-queue";
 import { Runner } from "@/server/runner/runner";
-import type { Policy } from "@/server/trainers/policy";
 import { Verifier } from "@/server/verifier/verifier";
 import { SYSTEM } from "./auth";
-import { DESK_ALGORITHM, registerDeskCandidate, type DeskCandidateOptions } from "./desk-candidate";
+import { DESK_ALGORITHM, registerDeskCandidate, type DeskActor, type DeskCandidateOptions } from "./desk-candidate";
 import { gateWorld, type GateWorld } from "./gate-api";
 import { candidatePolicy, parentPolicy } from "./gate-rollouts";
 import type { EpisodeInput } from "@/server/runner/episode-input";
@@ -28,8 +27,8 @@ export async function deskGateWorld(dialect: Dialect, label: string, sizes = { h
 }
 
 /** Registers a desk candidate (trained on demonstrations) against the untrained exact parent, with the desk's pins. */
-export async function deskCandidate(world: DeskGateWorld, opts: { name: string; boundary?: DeskCandidateOptions["boundary"]; candidate?: Policy } = { name: "c" }) {
-  return registerDeskCandidate({ ...world, agent: DESK_AGENT }, { name: opts.name, boundary: opts.boundary, parent: parentPolicy(), candidate: opts.candidate ?? (await candidatePolicy()) });
+export async function deskCandidate(world: DeskGateWorld, opts: { name: string; boundary?: DeskCandidateOptions["boundary"]; candidate?: DeskActor; parent?: DeskActor } = { name: "c" }) {
+  return registerDeskCandidate({ ...world, agent: DESK_AGENT }, { name: opts.name, boundary: opts.boundary, parent: opts.parent ?? parentPolicy(), candidate: opts.candidate ?? (await candidatePolicy()) });
 }
 
 /**

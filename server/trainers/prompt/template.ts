@@ -1,5 +1,6 @@
 // The prompt-template resource, in Agent Lightning's own shape (`resource_type: "prompt_template"`,
 // `template`, `engine`) plus Lightgate's content digest, and f-string rendering.
+import { z } from "zod";
 import { digestOf, type Digest } from "@/server/digest";
 
 export const PROMPT_RESOURCE_TYPE = "prompt_template";
@@ -33,4 +34,28 @@ export function sentencesOf(template: string): string[] {
     .split(/(?<=[.!?])\s+|\n+/)
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+const ZPromptEntry = z
+  .object({
+    resource_type: z.literal(PROMPT_RESOURCE_TYPE, { error: `resource_type must be "${PROMPT_RESOURCE_TYPE}"` }),
+    template: z.string({ error: "template must be a string" }).max(200_000, "template must be at most 200,000 characters").refine((t) => t.trim().length > 0, "template must not be empty"),
+    // Agent Lightning's engines; only f-string is rendered here, the others are refused by name below.
+    engine: z.enum(["f-string", "jinja", "poml"], { error: 'engine must be "f-string", "jinja" or "poml"' }),
+    digest: z.string().optional(),
+  })
+  .strict();
+
+/**
+ * Loads a prompt template from a resources entry as Agent Lightning writes it (no digest) or as Lightgate
+ * publishes it (with one, which must match the content). Only the f-string engine is executed.
+ */
+export function fromPromptResource(entry: unknown): PromptResource {
+  const parsed = ZPromptEntry.safeParse(entry);
+  if (!parsed.success) throw new Error(`not a prompt template resource: ${parsed.error.issues.map((i) => `${i.path.join(".") || "entry"}: ${i.message}`).join("; ")}`);
+  const { engine, template, digest } = parsed.data;
+  if (engine !== "f-string") throw new Error(`prompt template engine "${engine}" is not supported by this runner (only "f-string")`);
+  const resource = promptResource(promptTemplate(template));
+  if (digest !== undefined && digest !== resource.digest) throw new Error(`prompt digest mismatch: the entry says ${digest}, its content is ${resource.digest}`);
+  return resource;
 }
