@@ -11,6 +11,14 @@ import { Card } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
 
 const RUNNING = new Set(["queued", "running"]);
+/** What a running stage is doing, in words (the run's phases: gate-run/step.ts). */
+const PHASE_LABELS: Record<string, string> = {
+  queued: "queued",
+  collecting: "probing the exact parent",
+  canary: "serving the candidate",
+  verifying: "waiting for verifications",
+  judging: "sealing the stage",
+};
 
 function useNow(active: boolean) {
   const [now, setNow] = useState(() => Date.now());
@@ -58,7 +66,7 @@ export function CanaryStagePanel({ candidateId }: { candidateId: string }) {
   if (!live) return null;
 
   const aborted = live.stop?.kind === "breach" || live.stop?.kind === "rolled_back";
-  const [tone, label]: [Tone, string] = running ? ["warn", live.phase === "canary" ? "serving the candidate" : live.phase === "verifying" ? "waiting for verifications" : live.phase] : live.status === "failed" ? ["fail", "failed"] : aborted ? ["fail", "aborted"] : ["pass", "closed"];
+  const [tone, label]: [Tone, string] = running ? ["warn", PHASE_LABELS[live.phase] ?? live.phase] : live.status === "failed" ? ["fail", "failed"] : aborted ? ["fail", "aborted"] : ["pass", "closed"];
   const left = live.deadlineAt && running && live.phase === "canary" ? Math.max(0, Math.round((Date.parse(live.deadlineAt) - now) / 1000)) : null;
   return (
     <Card
@@ -78,7 +86,7 @@ export function CanaryStagePanel({ candidateId }: { candidateId: string }) {
         </div>
         <div className="grid gap-3 sm:grid-cols-2">
           <Meter label="Tasks done" value={live.tasks.finished} max={live.boundary.maxTasks} testId="canary-stage-tasks" />
-          <Meter label="Verified" value={live.tasks.verified} max={Math.max(live.tasks.finished, 1)} testId="canary-stage-verified" />
+          <Meter label="Verified" value={live.tasks.verified} max={live.tasks.finished} testId="canary-stage-verified" />
         </div>
         <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
           <dt className="text-ink-3">Cost so far</dt>
