@@ -5,6 +5,7 @@ import { createSnapshot } from "@/server/datasets/snapshot";
 import { callerAs, callerFor } from "../../helpers/caller";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { expertDemos } from "../../helpers/families";
+import { FAMILY_NAMES } from "@/server/trainers/family";
 
 const FEEDBACK = { interactionId: "int-42", raterId: "customer-7", givenAt: "2026-03-01T10:00:00.000Z", rating: 2, suggestions: ["more_concise"], text: "Too long, but it answered my question" };
 
@@ -52,7 +53,9 @@ describeEachDialect("feedback, datasets and learning over tRPC", (dialect) => {
   it("learning.listFamilies and checkFamilyConfig give the training page every family and field-named problems", async () => {
     const viewer = callerAs(database, "viewer");
     const families = await viewer.learning.listFamilies();
-    expect(families).toHaveLength(13);
+    // Every registered family, the neural ones included.
+    expect(families.map((f) => f.name).sort()).toEqual([...FAMILY_NAMES].sort());
+    expect(families.map((f) => f.name)).toEqual(expect.arrayContaining(["ppo-mlp", "dqn-mlp", "prompt-optimization"]));
     expect(await viewer.learning.checkFamilyConfig({ family: "supervised", config: { batchSize: 0 } })).toEqual({ problems: ["batchSize: batchSize must be ≥ 1"] });
     expect(await viewer.learning.checkFamilyConfig({ family: "supervised", config: {} })).toEqual({ problems: [] });
   });
