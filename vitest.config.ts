@@ -6,8 +6,9 @@ export default defineConfig({
   test: {
     environment: "node",
     include: ["tests/**/*.test.ts", "server/**/*.test.ts", "lib/**/*.test.ts"],
-    // Database suites open real files and servers; two cores, so at most two files at once.
-    maxWorkers: 2,
+    // Database suites open real files and servers and spend much of their time waiting on them (runners,
+    // pollers, child processes): three files at once keep two cores busy without starving any.
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ["tests/helpers/global-setup.ts"],

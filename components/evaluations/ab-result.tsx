@@ -35,7 +35,7 @@ export function AbResult({ report, request }: { report: AbTestReport; request: {
         className={`rounded-lg border px-4 py-3 ${m.significant ? "border-accent/30 bg-accent/10 text-accent" : "border-line bg-panel-2 text-ink"}`}
       >
         <div className="font-medium">{m.significant ? `Significant difference at α = ${m.alpha}` : `No significant difference at α = ${m.alpha}`}{holm ? ` (Holm-adjusted over ${m.comparedMetrics} metrics)` : ""}</div>
-        <div className="mt-0.5 text-sm opacity-90">{m.sentence}</div>
+        <div className={`mt-0.5 text-sm ${m.significant ? "text-ink" : ""}`}>{m.sentence}</div>
       </div>
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Stat label={`${estimate} ${m.metric} (B − A)`} value={sg(m.decision.estimate)} hint={welch ? `${m.b.name} − ${m.a.name}` : "Hodges–Lehmann: median of the pairwise differences"} />
@@ -56,7 +56,8 @@ export function AbResult({ report, request }: { report: AbTestReport; request: {
         </Card>
       </div>
       <Card title="Every metric" description={`Each metric compared with ${TEST_NAME[m.decision.test]}; significance at α = ${m.alpha} on Holm-adjusted p. n = ${m.a.n} + ${m.b.n} training runs. Runs needed: per arm, for 80 % power against the chosen difference at the spread seen.`}>
-        <div className="overflow-x-auto">
+        {/* Focusable: a keyboard can scroll the table on a phone (axe: scrollable-region-focusable). */}
+        <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="every metric compared">
           <table className="w-full text-left text-sm" data-testid="ab-metrics-table">
             <thead className="border-b border-line text-xs text-ink-3">
               <tr>

@@ -3,29 +3,39 @@
 // variables from the JSON, lets a tfjs Adam optimizer take its steps, and writes the weights and the
 // optimizer's moments back to JSON — so a checkpoint is plain data and a restored session continues bit
 // for bit (the CPU backend is deterministic; float32 throughout).
-import * as tf from "@tensorflow/tfjs";
+// tfjs is loaded on first use, not at import: every process that lists the families (the server, each test
+// file) would otherwise pay its ~2 s start-up.
+import type * as Tf from "@tensorflow/tfjs";
 import type { Mlp } from "./mlp";
 
-let ready: Promise<typeof tf> | null = null;
+let loaded: typeof Tf | null = null;
+let ready: Promise<typeof Tf> | null = null;
 
-/** tfjs with the CPU backend selected (once per process). */
-export function tfCpu(): Promise<typeof tf> {
-  ready ??= tf.setBackend("cpu").then((ok) => {
-    if (!ok) throw new Error("TensorFlow.js could not start its CPU backend");
-    return tf;
+/** tfjs with the CPU backend selected (once per process). Everything below needs it to have resolved. */
+export function tfCpu(): Promise<typeof Tf> {
+  ready ??= import("@tensorflow/tfjs").then(async (m) => {
+    if (!(await m.setBackend("cpu"))) throw new Error("TensorFlow.js could not start its CPU backend");
+    loaded = m;
+    return m;
   });
   return ready;
 }
 
-export type TfNet = { vars: tf.Variable[]; activation: Mlp["activation"]; inputs: number[] };
+/** The loaded module, for the synchronous helpers (a caller awaits tfCpu() first). */
+function tfm(): typeof Tf {
+  if (!loaded) throw new Error("TensorFlow.js is not loaded yet: await tfCpu() first");
+  return loaded;
+}
+
+export type TfNet = { vars: Tf.Variable[]; activation: Mlp["activation"]; inputs: number[] };
 
 /** Variables holding an MLP's layers, in a fixed order (kernel, bias per layer) the optimizer's state follows. */
 export function toVariables(m: Mlp): TfNet {
-  const vars: tf.Variable[] = [];
+  const vars: Tf.Variable[] = [];
   let fanIn = m.inputs.length;
   for (const l of m.layers) {
-    vars.push(tf.variable(tf.tensor2d(l.kernel, [fanIn, l.units]), true));
-    vars.push(tf.variable(tf.tensor1d(l.bias), true));
+    vars.push(tfm().variable(tfm().tensor2d(l.kernel, [fanIn, l.units]), true));
+    vars.push(tfm().variable(tfm().tensor1d(l.bias), true));
     fanIn = l.units;
   }
   return { vars, activation: m.activation, inputs: m.inputs };
@@ -41,42 +51,42 @@ export function fromVariables(net: TfNet): Mlp {
 }
 
 /** The network's outputs for a batch [n, inputs] (hidden layers activated, the last linear). */
-export function forward(net: TfNet, x: tf.Tensor2D): tf.Tensor2D {
-  let h: tf.Tensor2D = x;
+export function forward(net: TfNet, x: Tf.Tensor2D): Tf.Tensor2D {
+  let h: Tf.Tensor2D = x;
   for (let i = 0; i < net.vars.length; i += 2) {
-    h = tf.add(tf.matMul(h, net.vars[i] as tf.Tensor2D), net.vars[i + 1]!);
-    if (i + 2 < net.vars.length) h = net.activation === "relu" ? tf.relu(h) : tf.tanh(h);
+    h = tfm().add(tfm().matMul(h, net.vars[i] as Tf.Tensor2D), net.vars[i + 1]!);
+    if (i + 2 < net.vars.length) h = net.activation === "relu" ? tfm().relu(h) : tfm().tanh(h);
   }
   return h;
 }
 
 /** Rows of raw inputs (the network's input indices picked from full feature vectors) as a tensor. */
-export function inputBatch(rows: readonly (readonly number[])[], width: number): tf.Tensor2D {
+export function inputBatch(rows: readonly (readonly number[])[], width: number): Tf.Tensor2D {
   const flat = new Float32Array(rows.length * width);
   rows.forEach((r, i) => flat.set(r, i * width));
-  return tf.tensor2d(flat, [rows.length, width]);
+  return tfm().tensor2d(flat, [rows.length, width]);
 }
 
 export type OptimizerState = { shape: number[]; values: number[] }[];
 
 /** An Adam optimizer, with its moments and step count restored when given. */
-export async function adam(learningRate: number, state: OptimizerState | null): Promise<tf.AdamOptimizer> {
-  const opt = tf.train.adam(learningRate);
+export async function adam(learningRate: number, state: OptimizerState | null): Promise<Tf.AdamOptimizer> {
+  const opt = tfm().train.adam(learningRate);
   if (state) {
-    const tensors = state.map((w) => tf.tensor(w.values, w.shape));
+    const tensors = state.map((w) => tfm().tensor(w.values, w.shape));
     await opt.setWeights(tensors.map((tensor, i) => ({ name: `w${i}`, tensor })));
-    tf.dispose(tensors);
+    tfm().dispose(tensors);
   }
   return opt;
 }
 
-export async function optimizerState(opt: tf.Optimizer): Promise<OptimizerState> {
+export async function optimizerState(opt: Tf.Optimizer): Promise<OptimizerState> {
   const weights = await opt.getWeights();
   const out = weights.map((w) => ({ shape: [...w.tensor.shape], values: Array.from(w.tensor.dataSync()) }));
   // The step count is a fresh scalar; the moments belong to the optimizer (disposed with it).
-  tf.dispose(weights[0]!.tensor);
+  tfm().dispose(weights[0]!.tensor);
   return out;
 }
 
-export { tf };
+
 export type { Scalar } from "@tensorflow/tfjs";
