@@ -3,11 +3,11 @@
 // gate), publishing it for another agent, the diff at a shareable URL; an exam published twice and diffed
 // case by case; a viewer sees everything and can publish nothing. Screenshots at 1440 and 390 px.
 import { execFileSync } from "node:child_process";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { signInAs } from "./helpers/auth";
+import { shoot } from "./helpers/shoot";
 
 const DB = process.env.E2E_DATABASE_URL ?? "file:./.tmp/e2e/lightgate.db";
-const SHOTS = ".tmp/screenshots";
 const AGENT = "e2e-registry-agent";
 
 test.beforeAll(() => {
@@ -15,18 +15,6 @@ test.beforeAll(() => {
   execFileSync("npx", ["tsx", "scripts/gate/reference.ts", "--seed"], { env: { ...process.env, DATABASE_URL: DB }, encoding: "utf8" });
 });
 
-async function shoot(page: Page, name: string) {
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.waitForTimeout(200);
-    const over = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    // On failure, name the widest elements past the edge.
-    const culprits = over > 0 ? await page.evaluate(() => [...document.querySelectorAll("main *")].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).slice(-5).map((e) => `${e.tagName.toLowerCase()}.${(e.getAttribute("class") ?? "").split(" ").slice(0, 4).join(".")} ${Math.round(e.getBoundingClientRect().right)}`)) : [];
-    expect(over, `${name} @ ${width} scrolls sideways: ${culprits.join(" | ")}`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 test("a policy owner previews a new evaluator (A goes STALE), publishes it for another agent and shares the diff", async ({ page }) => {
   test.setTimeout(120_000);

@@ -9,10 +9,10 @@ import { resolveDbTarget } from "@/server/db/config";
 import { AglClient, rolloutConfig } from "../tests/helpers/agl-client";
 import { seedLineageFixture } from "../tests/helpers/dataset-fixture";
 import { signInAs } from "./helpers/auth";
+import { shoot } from "./helpers/shoot";
 import { wireSpan } from "./helpers/store-seed";
 
 const DB = process.env.E2E_DATABASE_URL ?? "file:./.tmp/e2e/lightgate.db";
-const SHOTS = ".tmp/screenshots";
 const ids = { retried: "", low: "", broken: "" };
 
 test.beforeAll(async () => {
@@ -48,18 +48,6 @@ test.beforeAll(async () => {
   }
 });
 
-async function shoot(page: Page, name: string) {
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.waitForTimeout(200);
-    const over = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    // On failure, name the widest elements past the edge.
-    const culprits = over > 0 ? await page.evaluate(() => [...document.querySelectorAll("main *")].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).slice(-5).map((e) => `${e.tagName.toLowerCase()}.${(e.getAttribute("class") ?? "").split(" ").slice(0, 4).join(".")} ${Math.round(e.getBoundingClientRect().right)}`)) : [];
-    expect(over, `${name} @ ${width} scrolls sideways: ${culprits.join(" | ")}`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 const row = (page: Page, id: string) => page.getByTestId("rollouts-table").locator("tbody > tr").filter({ hasText: id });
 
