@@ -5,14 +5,13 @@
 // and the optimizer's moments live in the checkpoint.
 import { z } from "zod";
 import { Rng, type RngState } from "@/server/environments/prng";
-import { usableTrajectories } from "../algorithm";
 import { POLICY_SPAN_FAMILIES, policyCandidate, type FamilyDefinition, type FamilySession, type FamilyStart } from "../family";
-import { collectBatch } from "../loop";
 import type { MlpPolicy } from "../policy";
 import { rewardModelConfigSchema, stepRewards } from "../reward-model";
 import { epsilonAt, epsilonScheduleSchema } from "../schedule";
 import type { Mlp } from "./mlp";
 import { collectShape, mlpParent } from "./ppo-mlp";
+import { collectUsable } from "./collect";
 import { adam, forward, fromVariables, inputBatch, optimizerState, tfCpu, toVariables, type OptimizerState, type Scalar } from "./tf";
 
 const int = (name: string, min: number, max: number, dflt: number) => z.number().int(`${name} must be an integer`).min(min, `${name} must be ≥ ${min}`).max(max, `${name} must be ≤ ${max}`).default(dflt);
@@ -73,15 +72,8 @@ class DqnMlpSession implements FamilySession {
     const cfg = this.#init.config;
     const s = this.#s;
     const env = this.#init.environment;
-    const batch = collectBatch(env, this.#policy(epsilonAt(cfg.exploration, s.updates)), s.updates, {
-      distribution: this.#init.distribution,
-      episodesPerUpdate: cfg.episodesPerUpdate,
-      seed: this.#init.seed,
-      options: { toolFailureRate: cfg.toolFailureRate },
-      maxAttempts: cfg.maxAttempts,
-    });
+    const { batch, used, skipped } = collectUsable(this.#init, this.#policy(epsilonAt(cfg.exploration, s.updates)), s.updates);
     s.retries += batch.retries;
-    const { used, skipped } = usableTrajectories(batch.trajectories, env);
     const inputs = s.online.inputs;
     let rewardSum = 0;
     for (const t of used) {

@@ -5,13 +5,12 @@
 // resource (`mlp-softmax`); the critic and the optimizer's moments live in the checkpoint.
 import { z } from "zod";
 import { Rng, type RngState } from "@/server/environments/prng";
-import { usableTrajectories } from "../algorithm";
 import { POLICY_SPAN_FAMILIES, policyCandidate, type AnyEnvironment, type FamilyDefinition, type FamilySession, type FamilyStart } from "../family";
-import { collectBatch } from "../loop";
 import { assertPolicyFits, type MlpPolicy, type Policy } from "../policy";
 import { RunningMeanStd, normalizeRewards, rewardModelConfigSchema, stepRewards, type RunningStatsState } from "../reward-model";
 import { epsilonAt, epsilonScheduleSchema } from "../schedule";
 import { initMlp, mlpForward, type Mlp } from "./mlp";
+import { collectUsable } from "./collect";
 import { adam, forward, fromVariables, inputBatch, optimizerState, tfCpu, toVariables, type OptimizerState, type Scalar } from "./tf";
 
 const num = (name: string, min: number, max: number, dflt: number) => z.number().min(min, `${name} must be ≥ ${min}`).max(max, `${name} must be ≤ ${max}`).default(dflt);
@@ -84,15 +83,8 @@ class PpoMlpSession implements FamilySession {
     const cfg = this.#init.config;
     const s = this.#s;
     const env = this.#init.environment;
-    const batch = collectBatch(env, this.#policy(epsilonAt(cfg.exploration, s.updates)), s.updates, {
-      distribution: this.#init.distribution,
-      episodesPerUpdate: cfg.episodesPerUpdate,
-      seed: this.#init.seed,
-      options: { toolFailureRate: cfg.toolFailureRate },
-      maxAttempts: cfg.maxAttempts,
-    });
+    const { batch, used, skipped } = collectUsable(this.#init, this.#policy(epsilonAt(cfg.exploration, s.updates)), s.updates);
     s.retries += batch.retries;
-    const { used, skipped } = usableTrajectories(batch.trajectories, env);
     const stats = RunningMeanStd.from(s.returnStats);
     const rewards = normalizeRewards(used, cfg.reward, stats);
     s.returnStats = stats.state();
