@@ -45,9 +45,10 @@ function readPlaywright(file: string) {
   total.skipped += j.stats.skipped;
 }
 
+let typesChecked = false;
 if (!only) {
   step("generate Prisma clients", bin("tsx"), ["scripts/db/generate.ts"]);
-  step("type-check", bin("tsc"), ["--noEmit"]);
+  typesChecked = step("type-check", bin("tsc"), ["--noEmit"]);
   step("lint", bin("eslint"), ["--max-warnings", "0", "."]);
 }
 if (!only || only === "unit") {
@@ -59,7 +60,7 @@ if (!only || only === "unit") {
 if (!only || only === "e2e") {
   let built = buildIsCurrent(root);
   if (!built) {
-    built = step("next build", bin("next"), ["build"], { NODE_ENV: "production" });
+    built = step("next build", bin("next"), ["build"], { NODE_ENV: "production", ...(typesChecked ? { LIGHTGATE_BUILD_TYPES_CHECKED: "1" } : {}) });
     if (built) writeBuildStamp(root);
   }
   if (built) {
