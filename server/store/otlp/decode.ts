@@ -50,9 +50,11 @@ export function encodeStatus(message: string, code = 3): Uint8Array {
   return t.encode(t.create({ code, message })).finish();
 }
 
+let emptyResponse: Uint8Array | undefined;
+/** The answer to every accepted export: the same bytes each time, encoded once (never written to). */
 export function encodeEmptyResponse(): Uint8Array {
   const t = protoTypes().response;
-  return t.encode(t.create({})).finish();
+  return (emptyResponse ??= t.encode(t.create({})).finish());
 }
 
 // ── protobuf ──
