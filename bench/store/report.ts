@@ -46,9 +46,9 @@ export function printTables(series: Series[], seconds: number) {
     });
     console.log(`| ${s.label} | ${s.client} | ${cols.join(" | ")} |`);
   }
-  // CPU time per operation hardly depends on how busy the machine is (throughput does): the figure to
-  // compare changes by on a shared machine.
-  console.log("\nCPU time per operation (median; server process(es) + database backends), µs");
+  // CPU time per operation depends far less on how busy the machine is than throughput does (at load 15+
+  // it still moves by a third between runs): the figure to compare changes by on a shared machine.
+  console.log("\nCPU time per operation (median (range) of the server process(es); + the database backends' median), µs");
   console.log("| server · database | per rollout enqueued | per cycle | per REST span | per OTLP span |");
   console.log("| --- | --- | --- | --- | --- |");
   for (const s of series) {
@@ -60,7 +60,8 @@ export function printTables(series: Series[], seconds: number) {
       });
       if (per.length === 0) return "—";
       const dbs = per.flatMap((x) => (x.db === null ? [] : [x.db]));
-      return `${Math.round(median(per.map((x) => x.server)))}${dbs.length === per.length ? ` + ${Math.round(median(dbs))}` : ""}`;
+      // With the range: on a shared machine one run's figure can be off by a third.
+      return `${cell(per.map((x) => x.server), int)}${dbs.length === per.length ? ` + ${Math.round(median(dbs))}` : ""}`;
     });
     console.log(`| ${s.label} | ${cols.join(" | ")} |`);
   }

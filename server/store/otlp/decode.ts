@@ -50,9 +50,11 @@ export function encodeStatus(message: string, code = 3): Uint8Array {
   return t.encode(t.create({ code, message })).finish();
 }
 
+let emptyResponse: Uint8Array | undefined;
+/** The answer to every accepted export: the same bytes each time, encoded once (never written to). */
 export function encodeEmptyResponse(): Uint8Array {
   const t = protoTypes().response;
-  return t.encode(t.create({})).finish();
+  return (emptyResponse ??= t.encode(t.create({})).finish());
 }
 
 // ── protobuf ──
@@ -74,55 +76,66 @@ type PbSpan = {
 type PbRequest = { resource_spans?: { resource?: { attributes?: PbKv[] }; schema_url?: string; scope_spans?: { spans?: PbSpan[] }[] }[] };
 
 const toNumber = (v: number | Long | string | undefined | null): number => (v === undefined || v === null ? 0 : typeof v === "object" ? v.toNumber() : Number(v));
-const hex = (b: Uint8Array | undefined, width: number) => (b && b.length ? Buffer.from(b).toString("hex").padStart(width, "0") : "0".repeat(width));
-
-function pbValue(v: PbAny | undefined): unknown {
-  switch (v?.value) {
-    case "string_value":
-      return v.string_value;
-    case "bool_value":
-      return v.bool_value;
-    case "int_value":
-      return toNumber(v.int_value);
-    case "double_value":
-      return v.double_value;
-    case "array_value":
-      return (v.array_value?.values ?? []).map(pbValue);
-    case "kvlist_value":
-      return pbAttributes(v.kvlist_value?.values);
-    case "bytes_value":
-      return Buffer.from(v.bytes_value ?? []).toString("hex");
-    default:
-      return null;
-  }
+/** Hex of an id; protobufjs hands bytes over as Buffer views of the body, read without copying. */
+function hex(b: Uint8Array | undefined, width: number): string {
+  if (!b || !b.length) return "0".repeat(width);
+  const text = (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)).toString("hex");
+  return text.length < width ? text.padStart(width, "0") : text;
 }
 
-// fromEntries defines each key, so an attribute named `__proto__` stays an attribute (as in jsonAttributes).
-const pbAttributes = (kvs: PbKv[] | undefined): OtlpAttributes => Object.fromEntries((kvs ?? []).map((kv) => [kv.key, pbValue(kv.value)]));
+// The AnyValue oneof is read from the decoded message's own fields (only what was on the wire is set):
+// protobufjs's virtual `value` getter lists the message's keys on every read, which had cost a tenth of
+// the whole decode. `own` is hasOwnProperty: the message prototype holds each field's default.
+const own = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+function pbValue(v: PbAny | undefined): unknown {
+  if (!v) return null;
+  if (own(v, "string_value")) return v.string_value;
+  if (own(v, "int_value")) return toNumber(v.int_value);
+  if (own(v, "bool_value")) return v.bool_value;
+  if (own(v, "double_value")) return v.double_value;
+  if (own(v, "array_value")) return (v.array_value?.values ?? []).map(pbValue);
+  if (own(v, "kvlist_value")) return pbAttributes(v.kvlist_value?.values);
+  if (own(v, "bytes_value")) return hex(v.bytes_value, 0);
+  return null;
+}
+
+/** Later keys win, as in Object.fromEntries; an attribute named `__proto__` stays an attribute (as in jsonAttributes). */
+function pbAttributes(kvs: PbKv[] | undefined): OtlpAttributes {
+  const out: OtlpAttributes = {};
+  if (!kvs) return out;
+  for (let i = 0; i < kvs.length; i++) {
+    const kv = kvs[i]!;
+    if (kv.key === "__proto__") Object.defineProperty(out, kv.key, { value: pbValue(kv.value), enumerable: true, writable: true, configurable: true });
+    else out[kv.key] = pbValue(kv.value);
+  }
+  return out;
+}
 
 /** Decodes a binary ExportTraceServiceRequest; throws with the decoder's message when it is not one. */
 export function decodeProtobuf(bytes: Uint8Array): OtlpResourceSpans[] {
   const { request } = protoTypes();
   const msg = request.decode(bytes) as unknown as PbRequest;
-  return (msg.resource_spans ?? []).map((rs) => ({
-    attributes: pbAttributes(rs.resource?.attributes),
-    schema_url: rs.schema_url ?? "",
-    spans: (rs.scope_spans ?? []).flatMap((ss) =>
-      (ss.spans ?? []).map((s) => ({
-        trace_id: hex(s.trace_id, 32),
-        span_id: hex(s.span_id, 16),
-        parent_id: s.parent_span_id && s.parent_span_id.length ? hex(s.parent_span_id, 16) : null,
-        name: s.name ?? "",
-        status_code: s.status?.code ?? 0,
-        status_message: s.status?.message ?? "",
-        attributes: pbAttributes(s.attributes),
-        events: (s.events ?? []).map((e) => ({ name: e.name ?? "", attributes: pbAttributes(e.attributes), time_unix_nano: toNumber(e.time_unix_nano) })),
-        links: (s.links ?? []).map((l) => ({ trace_id: hex(l.trace_id, 32), span_id: hex(l.span_id, 16), attributes: pbAttributes(l.attributes) })),
-        start_time_unix_nano: toNumber(s.start_time_unix_nano),
-        end_time_unix_nano: toNumber(s.end_time_unix_nano),
-      })),
-    ),
-  }));
+  return (msg.resource_spans ?? []).map((rs) => {
+    const spans: OtlpSpan[] = [];
+    for (const ss of rs.scope_spans ?? []) {
+      for (const s of ss.spans ?? []) {
+        spans.push({
+          trace_id: hex(s.trace_id, 32),
+          span_id: hex(s.span_id, 16),
+          parent_id: s.parent_span_id && s.parent_span_id.length ? hex(s.parent_span_id, 16) : null,
+          name: s.name ?? "",
+          status_code: s.status?.code ?? 0,
+          status_message: s.status?.message ?? "",
+          attributes: pbAttributes(s.attributes),
+          events: s.events?.length ? s.events.map((e) => ({ name: e.name ?? "", attributes: pbAttributes(e.attributes), time_unix_nano: toNumber(e.time_unix_nano) })) : [],
+          links: s.links?.length ? s.links.map((l) => ({ trace_id: hex(l.trace_id, 32), span_id: hex(l.span_id, 16), attributes: pbAttributes(l.attributes) })) : [],
+          start_time_unix_nano: toNumber(s.start_time_unix_nano),
+          end_time_unix_nano: toNumber(s.end_time_unix_nano),
+        });
+      }
+    }
+    return { attributes: pbAttributes(rs.resource?.attributes), schema_url: rs.schema_url ?? "", spans };
+  });
 }
 
 // ── OTLP/JSON (the protobuf JSON mapping: lowerCamelCase keys, hex ids, 64-bit integers as strings) ──

@@ -28,7 +28,7 @@ function sequenceOf(v: unknown): number {
   return Number.isInteger(n) && n >= 0 && n <= INT32_MAX ? n : -1;
 }
 
-const clean = (s: string) => s.split("\u0000").join("");
+const clean = (s: string) => (s.includes("\u0000") ? s.split("\u0000").join("") : s);
 
 export type MappedBatch = { spans: Span[]; dropped: number };
 

@@ -74,6 +74,22 @@ describeEachDialect("store core", (dialect) => {
     expect(await f.store.nextSpanSequenceIds([started.rollout_id])).toEqual([2]);
   });
 
+  it("returns only the spans a batch added: not stored ones, not in-batch repeats, across insert chunks", async () => {
+    const s = await f.store.startRollout({ input: "dups" });
+    const span = (n: number, name = `s${n}`) => makeSpan(s.rollout_id, s.attempt.attempt_id, n, name);
+    expect((await f.store.addSpans([span(1), span(2)])).map((x) => x.name)).toEqual(["s1", "s2"]);
+    // 200 spans: the first 150-row chunk is all new, the second repeats a stored span and one of its own.
+    const batch = Array.from({ length: 200 }, (_, i) => span(i + 3));
+    batch[170] = span(1, "s1 again");
+    batch[190] = span(180, "s180 again");
+    const added = await f.store.addSpans(batch);
+    const expected = batch.filter((_, i) => i !== 170 && i !== 190).map((x) => x.name);
+    expect(added.map((x) => x.name)).toEqual(expected);
+    const stored = await f.store.querySpans({ rollout_id: s.rollout_id, limit: -1 });
+    expect(stored.items.map((x) => x.name)).toEqual(["s1", "s2", ...expected]);
+    expect(await f.store.addSpans([span(2, "s2 again")])).toEqual([]);
+  });
+
   it("adds nothing when one span of a batch names an unknown attempt", async () => {
     const s = await f.store.startRollout({ input: "half" });
     const good = makeSpan(s.rollout_id, s.attempt.attempt_id, 1, "good");
