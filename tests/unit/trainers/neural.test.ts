@@ -56,6 +56,19 @@ describe("MLP policies", () => {
     expect(other.result.candidate.digest).not.toBe(a.result.candidate.digest);
   }, 30_000);
 
+  it("PPO-MLP frees every tensor it makes in an update and clips the gradient's global norm", async () => {
+    const tf = await tfCpu();
+    const { started } = await train("ppo-mlp", { episodesPerUpdate: 16 }, 1);
+    const before = tf.memory().numTensors;
+    const r = await continueFamily(started, 2);
+    // Once Adam exists, an update leaves no tensor behind (variables built from tensors used to leak one each).
+    expect(tf.memory().numTensors).toBe(before);
+    expect((r.report.last as { gradNorm: number }).gradNorm).toBeGreaterThan(0);
+    const unclipped = await train("ppo-mlp", { episodesPerUpdate: 16, maxGradNorm: 0 }, 2);
+    const tight = await train("ppo-mlp", { episodesPerUpdate: 16, maxGradNorm: 1e-3 }, 2);
+    expect(tight.result.candidate.digest).not.toBe(unclipped.result.candidate.digest);
+  }, 30_000);
+
   it("DQN keeps a replay buffer and a target network synced every N updates; options change what it computes", async () => {
     const { started, result } = await train("dqn-mlp", { episodesPerUpdate: 16, gradientSteps: 4, targetSyncEvery: 2 }, 3);
     const state = started.session.state() as { online: unknown; target: unknown; replay: unknown[] };
