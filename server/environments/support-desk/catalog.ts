@@ -164,7 +164,7 @@ export const REFUND_POLICY_VERSION = "v5-refunds";
  * get all four. No critical urgency, so the enterprise SLA does not mix in.
  */
 export const REFUND_DESK_DISTRIBUTION: TaskDistribution = distribution(REFUND_POLICY_VERSION, "Refund desk after the reseller launch: who refunds depends on plan and market together", {
-  intent: { how_to: 8, billing_question: 8, password_reset: 7, bug_report: 7, refund_request: 70 },
+  intent: { how_to: 5, billing_question: 5, bug_report: 5, refund_request: 85 },
   urgency: { low: 40, medium: 40, high: 20 },
   expertise: { novice: 40, intermediate: 35, expert: 25 },
   ambiguity: { low: 60, medium: 30, high: 10 },
