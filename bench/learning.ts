@@ -3,13 +3,16 @@
 // select on their own validation split), the gain's 95 % t interval over the seeds, updates used and wall
 // time per run. Then MLP vs linear PPO on the raw features, and APO with the built-in responder and with a
 // local fake OpenAI-compatible endpoint (a second process would be fairer; in-process keeps it offline).
-// Options: --seeds N (default 3), --only fam1,fam2, --scale F (multiplies update counts; 1 by default).
+// Then who-refunds-is-plan-XOR-market (v5-refunds): linear PPO (with crosses, on the raw features) vs PPO-MLP.
+// Options: --seeds N (default 3), --only fam1,fam2 (or section keys: mlp-vs-linear, linear-raw, linear-hard,
+// mlp-hard, dqn-hard, refunds, linear-refunds, linear-raw-refunds, linear-raw-refunds-lr, mlp-refunds, apo-endpoint), --scale F
+// (multiplies update counts; 1 by default). CPU seconds per run are steadier than wall seconds under load.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { digestOf, type Digest } from "@/server/digest";
 import type { DatasetRecord } from "@/server/datasets/records";
-import { createSupportDesk, findDistribution, HARD_DESK_DISTRIBUTION } from "@/server/environments/support-desk";
+import { createSupportDesk, findDistribution, HARD_DESK_DISTRIBUTION, REFUND_DESK_DISTRIBUTION } from "@/server/environments/support-desk";
 import type { TaskDistribution } from "@/server/environments/types";
 import { deskDomainOfTask } from "@/server/environments/support-desk/domains";
 import { deskExpert } from "@/server/environments/support-desk/expert";
@@ -100,21 +103,28 @@ const RAW: World = { name: "v2-raw", env: rawEnv, dist, heldOut: lockHeldOutSet(
 const hardEnv = createSupportDesk({ variant: "text" });
 const HARD: World = { name: "v4-text", env: hardEnv, dist: HARD_DESK_DISTRIBUTION, heldOut: lockHeldOutSet(hardEnv, HARD_DESK_DISTRIBUTION, 300, "bench-learning"), validation: lockValidationSet(hardEnv, HARD_DESK_DISTRIBUTION, 200, "bench-learning") };
 
+// v5-refunds: who refunds is plan XOR market, which no linear policy on these features can represent.
+const REFUNDS: World = { name: "v5-refunds", env, dist: REFUND_DESK_DISTRIBUTION, heldOut: lockHeldOutSet(env, REFUND_DESK_DISTRIBUTION, 300, "bench-learning"), validation: lockValidationSet(env, REFUND_DESK_DISTRIBUTION, 200, "bench-learning") };
+const REFUNDS_RAW: World = { name: "v5-refunds-raw", env: rawEnv, dist: REFUND_DESK_DISTRIBUTION, heldOut: lockHeldOutSet(rawEnv, REFUND_DESK_DISTRIBUTION, 300, "bench-learning"), validation: lockValidationSet(rawEnv, REFUND_DESK_DISTRIBUTION, 200, "bench-learning") };
+
 const fmt = (x: number) => (x >= 0 ? "+" : "") + x.toFixed(3);
 const ci = (xs: number[]) => {
   const i = meanInterval(xs);
   return `${fmt(i.estimate)} [${fmt(i.ci[0])}, ${fmt(i.ci[1])}]`;
 };
 
-type Row = { before: number[]; after: number[]; updates: number[]; seconds: number[] };
+type Row = { before: number[]; after: number[]; updates: number[]; seconds: number[]; cpu: number[] };
 async function bench(family: FamilyName, s: Setup, w: World = STANDARD): Promise<Row> {
-  const row: Row = { before: [], after: [], updates: [], seconds: [] };
+  const row: Row = { before: [], after: [], updates: [], seconds: [], cpu: [] };
   for (let k = 0; k < SEEDS; k++) {
     const parent = s.parent ?? initialPolicy("softmax-linear", w.env);
     const started = startFamily({ family, config: s.config ?? {}, parent, environment: w.env, distribution: w.dist, seed: `bench-learning-${w.name}-${k}`, data: s.data ?? null, heldOut: pinOf(w.heldOut), validation: w.validation, codeRevision: "0000000" });
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     const result = await continueFamily(started, Math.max(1, Math.round(s.updates * SCALE)));
     row.seconds.push((performance.now() - t0) / 1000);
+    const c = process.cpuUsage(c0);
+    row.cpu.push((c.user + c.system) / 1e6);
     row.updates.push(result.updates);
     const before = await heldOutReward(parent, w);
     const after = await heldOutReward(result.candidate, w);
@@ -126,11 +136,12 @@ async function bench(family: FamilyName, s: Setup, w: World = STANDARD): Promise
   return row;
 }
 
-console.log(`node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}; ${SEEDS} seeds; held-out: 300 v2 tasks (locked, never read by a trainer)`);
-console.log("family               held-out before → after (mean [95 % t interval] over seeds)            gain              updates  s/run");
+console.log(`node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}; ${SEEDS} seeds; held-out: 300 locked tasks of each row's distribution (v2 unless named), never read by a trainer`);
+console.log("family               held-out before → after (mean [95 % t interval] over seeds)            gain              updates  s/run  cpu s/run");
 const line = (label: string, r: Row) => {
   const what = r.after.length ? `${ci(r.before)} → ${ci(r.after)}   ${ci(r.after.map((a, i) => a - r.before[i]!))}` : "(produces task clusters: no reward of its own)";
-  console.log(`${label.padEnd(20)} ${what}  ${String(Math.round(r.updates.reduce((a, b) => a + b, 0) / r.updates.length)).padStart(5)}  ${(r.seconds.reduce((a, b) => a + b, 0) / r.seconds.length).toFixed(1).padStart(6)}`);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  console.log(`${label.padEnd(20)} ${what}  ${String(Math.round(mean(r.updates))).padStart(5)}  ${mean(r.seconds).toFixed(1).padStart(6)}  ${mean(r.cpu).toFixed(1).padStart(6)}  (load ${os.loadavg()[0]!.toFixed(1)})`);
 };
 for (const family of FAMILY_NAMES) {
   if (ONLY.length && !ONLY.includes(family)) continue;
@@ -146,6 +157,17 @@ if (["linear-raw", "linear-hard", "mlp-hard", "dqn-hard"].some(section)) {
   if (section("linear-hard")) line("PPO linear, v4-text", await bench("ppo", { updates: hardUpdates, parent: initialPolicy("softmax-linear", hardEnv) }, HARD));
   if (section("mlp-hard")) line("PPO MLP, v4-text", await bench("ppo-mlp", { updates: hardUpdates, parent: initialPolicy("mlp-softmax", hardEnv) }, HARD));
   if (section("dqn-hard")) line("DQN MLP, v4-text", await bench("dqn-mlp", { updates: SETUP["dqn-mlp"].updates, parent: initialPolicy("mlp-q", hardEnv) }, HARD));
+}
+// ——— the conjunction (v5-refunds): same updates and episodes for all three; linear's learning rate is its tuned default ———
+const refundSection = (key: string) => !ONLY.length || ONLY.includes("refunds") || ONLY.includes(key);
+if (["linear-refunds", "linear-raw-refunds", "linear-raw-refunds-lr", "mlp-refunds"].some(refundSection)) {
+  console.log("\nWho refunds is plan XOR market (v5-refunds; PPO rows: same updates and episodes per update)");
+  const refundUpdates = 80;
+  if (refundSection("linear-refunds")) line("PPO linear, v5", await bench("ppo", { updates: refundUpdates }, REFUNDS));
+  if (refundSection("linear-raw-refunds")) line("PPO linear, raw v5", await bench("ppo", { updates: refundUpdates, parent: initialPolicy("softmax-linear", rawEnv) }, REFUNDS_RAW));
+  // The best of a learning-rate sweep for linear on raw v5 (0.01 … 0.5, 5 seeds): the default 0.05 is not its best here.
+  if (refundSection("linear-raw-refunds-lr")) line("PPO linear, raw v5, lr 0.1", await bench("ppo", { updates: refundUpdates, config: { learningRate: 0.1 }, parent: initialPolicy("softmax-linear", rawEnv) }, REFUNDS_RAW));
+  if (refundSection("mlp-refunds")) line("PPO MLP, v5", await bench("ppo-mlp", { updates: refundUpdates, parent: initialPolicy("mlp-softmax", env) }, REFUNDS));
 }
 
 // ——— APO against a local fake OpenAI-compatible endpoint (canned: the agent follows "escalate" and "close" instructions) ———
@@ -182,13 +204,16 @@ if (!ONLY.length || ONLY.includes("apo-endpoint")) {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   Object.assign(process.env, { OPENAI_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, OPENAI_MODEL: "fake-model", OPENAI_API_KEY: "sk-bench" });
   const responder = openaiResponder(endpointFromEnv()!, { concurrency: 8, timeoutMs: 30_000, maxRetries: 3 });
-  const row: Row = { before: [], after: [], updates: [], seconds: [] };
+  const row: Row = { before: [], after: [], updates: [], seconds: [], cpu: [] };
   const small = lockValidationSet(env, "v2", 60, "bench-apo-endpoint");
   for (let k = 0; k < SEEDS; k++) {
     const started = startFamily({ family: "prompt-optimization", config: { scorer: "openai", beamWidth: 2, branchFactor: 2, rolloutsPerPrompt: 4, concurrency: 8 }, parent: STARTER, environment: env, distribution: dist, seed: `bench-apo-${k}`, data: null, heldOut: pinOf(heldOut), validation: small, codeRevision: "0000000" });
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     const r = await continueFamily(started, 2);
     row.seconds.push((performance.now() - t0) / 1000);
+    const c = process.cpuUsage(c0);
+    row.cpu.push((c.user + c.system) / 1e6);
     row.updates.push(r.updates);
     row.before.push((await heldOutReward(STARTER, STANDARD, responder))!);
     row.after.push((await heldOutReward(r.candidate, STANDARD, responder))!);

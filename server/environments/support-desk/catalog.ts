@@ -67,7 +67,26 @@ export type DeskTask = EnvTask & {
 export function requiresEscalation(task: DeskTask): boolean {
   const a = task.attributes;
   // The enterprise SLA: a critical ticket from an enterprise customer goes to a human at once.
-  return INTENT_FACTS[a.intent].escalate || (a.urgency === "critical" && a.tier === "enterprise");
+  return INTENT_FACTS[a.intent].escalate || (a.urgency === "critical" && a.tier === "enterprise") || (underRefundPolicy(task) && refundNeedsHuman(a));
+}
+
+/** Tasks of the refund-policy distribution (or one derived from it): where the refund rule below applies. */
+function underRefundPolicy(task: DeskTask): boolean {
+  const v = task.distribution.version;
+  return v === REFUND_POLICY_VERSION || v.startsWith(`${REFUND_POLICY_VERSION}/`);
+}
+
+/**
+ * The refund rule after the reseller launch (distribution v5-refunds): EU customers (German, Spanish) may
+ * withdraw from a pro plan, so the agent refunds those itself, while EU enterprise contracts run through
+ * the reseller and go to a human; in the English market it is the other way round (pro refunds are a
+ * goodwill decision for a human, enterprise contracts carry a self-serve refund credit). Plan XOR market:
+ * no weighting of plan and market separately says who refunds, which is what this distribution tests.
+ */
+export function refundNeedsHuman(a: DeskTask["attributes"]): boolean {
+  if (a.intent !== "refund_request") return false;
+  const eu = a.language === "de" || a.language === "es";
+  return a.tier === "pro" ? !eu : a.tier === "enterprise" ? eu : false;
 }
 
 export function needsClarification(task: DeskTask): boolean {
@@ -133,6 +152,24 @@ export const HARD_DESK_DISTRIBUTION: TaskDistribution = distribution("v4-text", 
   ambiguity: { low: 45, medium: 35, high: 20 },
   language: { en: 70, de: 20, es: 10 },
   tier: { free: 40, pro: 35, enterprise: 25 },
+});
+
+export const REFUND_POLICY_VERSION = "v5-refunds";
+
+/**
+ * The refund desk after the reseller launch (on both variants of the desk): mostly refund requests from pro
+ * and enterprise customers in the English and EU markets, where who may grant the refund is plan XOR
+ * market (`refundNeedsHuman`). A linear-softmax policy on the raw features adds a plan term and a market
+ * term, so at the refund decision it gets at most three of the four plan × market cells right; an MLP can
+ * get all four. No critical urgency, so the enterprise SLA does not mix in.
+ */
+export const REFUND_DESK_DISTRIBUTION: TaskDistribution = distribution(REFUND_POLICY_VERSION, "Refund desk after the reseller launch: who refunds depends on plan and market together", {
+  intent: { how_to: 5, billing_question: 5, bug_report: 5, refund_request: 85 },
+  urgency: { low: 40, medium: 40, high: 20 },
+  expertise: { novice: 40, intermediate: 35, expert: 25 },
+  ambiguity: { low: 60, medium: 30, high: 10 },
+  language: { en: 50, de: 30, es: 20 },
+  tier: { pro: 50, enterprise: 50 },
 });
 
 export function findDistribution(version: string): TaskDistribution {

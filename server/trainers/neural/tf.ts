@@ -34,8 +34,10 @@ export function toVariables(m: Mlp): TfNet {
   const vars: Tf.Variable[] = [];
   let fanIn = m.inputs.length;
   for (const l of m.layers) {
-    vars.push(tfm().variable(tfm().tensor2d(l.kernel, [fanIn, l.units]), true));
-    vars.push(tfm().variable(tfm().tensor1d(l.bias), true));
+    // A variable made from a tensor keeps that tensor alive beside it: build both inside tidy (the variable survives).
+    const shape: [number, number] = [fanIn, l.units];
+    vars.push(tfm().tidy(() => tfm().variable(tfm().tensor2d(l.kernel, shape), true)));
+    vars.push(tfm().tidy(() => tfm().variable(tfm().tensor1d(l.bias), true)));
     fanIn = l.units;
   }
   return { vars, activation: m.activation, inputs: m.inputs };
@@ -65,6 +67,21 @@ export function inputBatch(rows: readonly (readonly number[])[], width: number):
   const flat = new Float32Array(rows.length * width);
   rows.forEach((r, i) => flat.set(r, i * width));
   return tfm().tensor2d(flat, [rows.length, width]);
+}
+
+/**
+ * One optimizer step on `loss` over `vars`, the gradients first scaled down to a global L2 norm of at most
+ * `maxNorm` (0: no clipping). Returns the norm before clipping. Call inside tf.tidy.
+ */
+export function clippedStep(opt: Tf.Optimizer, loss: () => Tf.Scalar, vars: Tf.Variable[], maxNorm: number): number {
+  const tf = tfm();
+  const { value, grads } = opt.computeGradients(loss, vars);
+  const names = Object.keys(grads);
+  const norm = Math.sqrt(tf.addN(names.map((k) => tf.sum(tf.square(grads[k]!)))).dataSync()[0]!);
+  const scale = maxNorm > 0 && norm > maxNorm ? maxNorm / norm : 1;
+  opt.applyGradients(scale === 1 ? grads : Object.fromEntries(names.map((k) => [k, tf.mul(grads[k]!, scale)])));
+  value.dispose();
+  return norm;
 }
 
 export type OptimizerState = { shape: number[]; values: number[] }[];

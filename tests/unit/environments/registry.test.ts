@@ -63,7 +63,7 @@ describe("environment registry", () => {
   it("has the built-in support desk", () => {
     expect(environments.has("support-desk")).toBe(true);
     const [desk] = environments.list();
-    expect(desk).toMatchObject({ id: "support-desk", distributions: ["v1", "v2", "v3"] });
+    expect(desk).toMatchObject({ id: "support-desk", distributions: ["v1", "v2", "v3", "v5-refunds"] });
     expect(desk!.actions).toEqual([
       "ask_clarifying_question",
       "provide_direct_answer",

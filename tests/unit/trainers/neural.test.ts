@@ -54,7 +54,20 @@ describe("MLP policies", () => {
     expect(b.result.candidate.digest).toBe(a.result.candidate.digest);
     const other = await train("ppo-mlp", { episodesPerUpdate: 48, minibatchSize: 64 }, 3, "nn-2");
     expect(other.result.candidate.digest).not.toBe(a.result.candidate.digest);
-  }, 30_000);
+  }, 60_000);
+
+  it("PPO-MLP frees every tensor it makes in an update and clips the gradient's global norm", async () => {
+    const tf = await tfCpu();
+    const { started } = await train("ppo-mlp", { episodesPerUpdate: 16 }, 1);
+    const before = tf.memory().numTensors;
+    const r = await continueFamily(started, 2);
+    // Once Adam exists, an update leaves no tensor behind (variables built from tensors used to leak one each).
+    expect(tf.memory().numTensors).toBe(before);
+    expect((r.report.last as { gradNorm: number }).gradNorm).toBeGreaterThan(0);
+    const unclipped = await train("ppo-mlp", { episodesPerUpdate: 16, maxGradNorm: 0 }, 2);
+    const tight = await train("ppo-mlp", { episodesPerUpdate: 16, maxGradNorm: 1e-3 }, 2);
+    expect(tight.result.candidate.digest).not.toBe(unclipped.result.candidate.digest);
+  }, 60_000);
 
   it("DQN keeps a replay buffer and a target network synced every N updates; options change what it computes", async () => {
     const { started, result } = await train("dqn-mlp", { episodesPerUpdate: 16, gradientSteps: 4, targetSyncEvery: 2 }, 3);
@@ -73,7 +86,7 @@ describe("MLP policies", () => {
     const restored = restoreFamily(cp, { ...runInit({ family: "dqn-mlp", updates: 1, seed: "nn" }), validation: VAL });
     const twin = await train("dqn-mlp", { episodesPerUpdate: 16, gradientSteps: 4, targetSyncEvery: 2 }, 4);
     expect((await continueFamily(restored, 1)).candidate.digest).toBe(twin.result.candidate.digest);
-  }, 30_000);
+  }, 60_000);
 
   it("refuses a parent of another kind", () => {
     expect(() => startFamily(runInit({ family: "ppo-mlp", updates: 1, parent: initialPolicy("mlp-q", desk) }))).toThrow(/ppo-mlp trains mlp-softmax policies; the parent is mlp-q/);
