@@ -20,7 +20,7 @@ import { abortCanaryStage, canaryPointerMovedOff } from "./canary-stage";
 import { gateRunContext, isPinned, type GateRunContext } from "./context";
 import { recordFinished, resultOf, parseResult } from "./judge";
 import { resolvePins, type GatePins } from "./pins";
-import { cancelTasks, enqueueTasks, pendingTasks, readTasks, tasksOf, type TaskSpec } from "./tasks";
+import { cancelTasks, enqueueTasks, isCanaryPhase, pendingTasks, readTasks, tasksOf, type TaskSpec } from "./tasks";
 import { recordCheckResults } from "../check-results";
 
 const LEASE_MS = 30_000;
@@ -111,20 +111,13 @@ async function start(database: Database, run: RunRow, ctx: GateRunContext, deadl
   return { phase: "collecting" as const, pins: JSON.stringify(state), deadlineAt: secondsFrom(now, deadlineSeconds) };
 }
 
-/** How many of these tasks' rollouts have finished (one indexed query: the cheap "anything to do?" of a step). */
-async function finishedCount(database: Database, rolloutIds: readonly string[]): Promise<number> {
-  if (rolloutIds.length === 0) return 0;
-  return database.db.storeRollout.count({ where: { rolloutId: { in: [...rolloutIds] }, status: { in: ["succeeded", "failed", "cancelled"] } } });
-}
-
 async function collect(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, deadlineSeconds: number, now: Date) {
   const pending = await pendingTasks(database, run.id, ["locked_gate", "rollback"]);
-  if (pending.length > 0 && now < run.deadlineAt! && (await finishedCount(database, pending.map((t) => t.rolloutId))) === 0) return null;
+  // One read of every pending rollout's status; spans and attempts only for those that finished.
   const recorded = await recordFinished(database, ctx, await readTasks(database, pending));
-  const left = await pendingTasks(database, run.id, ["locked_gate", "rollback"]);
-  if (left.length > 0 && now < run.deadlineAt! && recorded === 0) return null;
-  if (left.length > 0 && now < run.deadlineAt!) return {};
-  await cancelTasks(database, left, `no result by the deadline (${deadlineSeconds} s)`);
+  const left = pending.length - recorded;
+  if (left > 0 && now < run.deadlineAt!) return recorded === 0 ? null : {};
+  if (left > 0) await cancelTasks(database, await pendingTasks(database, run.id, ["locked_gate", "rollback"]), `no result by the deadline (${deadlineSeconds} s)`);
   if (!state.pins.candidate.pinId || !isPinned(ctx.canary)) {
     if (isStage(run)) throw new Error(!state.pins.candidate.pinId ? "the candidate's resources could not be pinned, so the canary stage cannot serve them" : "the receipt pins no published canary dataset, so the canary stage has no bounded task set to serve");
     return { phase: "judging" as const };
@@ -166,7 +159,8 @@ async function watchCanary(database: Database, run: RunRow, ctx: GateRunContext,
     const moved = await canaryPointerMovedOff(database, ctx);
     if (moved) return close({ kind: "rolled_back", reason: moved, at: now.toISOString() });
   }
-  const inFlight = (await pendingTasks(database, run.id, [phase])).length;
+  // The lease makes this step the only writer of the run's tasks: what it did not record is still in flight.
+  const inFlight = pending.length - recorded;
   if (tasks.length >= cases.length && inFlight === 0) return close();
   if (now >= run.deadlineAt!) {
     const kind = boundary.maxWallTimeSeconds <= deadlineSeconds ? "wall_time" : "deadline";
@@ -242,7 +236,8 @@ export async function stepGateRun(database: Database, runId: string, owner: stri
 /** Counts per phase for the page and the API: asked, finished, still waiting, unavailable/cancelled, verified. */
 export async function progressOf(database: Database, runId: string) {
   const groups = await database.db.gateRunTask.groupBy({ by: ["phase", "state"], where: { gateRunId: runId }, _count: { _all: true } });
-  const verified = await database.db.gateVerification.count({ where: { gateRunId: runId } });
+  // Verifications come only for canary tasks: a run that has asked for none has none to count.
+  const verified = groups.some((g) => isCanaryPhase(g.phase)) ? await database.db.gateVerification.count({ where: { gateRunId: runId } }) : 0;
   const count = (phase: string) => {
     const n = (state?: string) => groups.filter((g) => g.phase === phase && (state === undefined || g.state === state)).reduce((s, g) => s + g._count._all, 0);
     return { asked: n(), finished: n("done"), waiting: n("pending"), cancelled: n("cancelled") };
