@@ -63,7 +63,8 @@ async function benchOnce(dialect: "sqlite" | "postgresql", round: number) {
 
     const t0 = performance.now();
     const run = await requestGateRun(database, { candidateId: registered.candidateId, actor: DESK_ALGORITHM, deadlineSeconds: 600 });
-    void orchestrateGates(database, stop.signal, { intervalMs: 100, owner: "bench" });
+    // The server's cadence (scripts/serve.ts passes none): the 500 ms poll, woken sooner by the store's news.
+    void orchestrateGates(database, stop.signal, { owner: "bench" });
     const phases: Phases = {};
     let phase = "queued";
     let since = t0;

@@ -32,6 +32,7 @@ import { diffResourcesVersions, getSpan, maskedResourcesVersion, resourcesHistor
 import { addSpans, countSpans, nextSequenceIds, querySpansJoined, querySpansText, type JoinedSpans, type SpanQuery } from "./spans";
 import { applyVerdict, findUnhealthy, type Verdict } from "./watchdog";
 import { heartbeatWorker } from "./workers";
+import { rolloutEnded } from "./ended";
 import { ROLLOUT_STATUSES, type Attempt, type EnqueueRolloutRequest, type JsonObject, type NamedResources, type PaginatedResult, type Span, type StoreStatistics } from "./types";
 
 export * from "./types";
@@ -55,6 +56,9 @@ export type StoreOptions = {
 
 export type LightningStore = ReturnType<typeof createStore>;
 
+/** Statuses that do not end an attempt or a rollout (anything else may: listeners are told, and re-read). */
+const UNENDED: ReadonlySet<string> = new Set(["queuing", "preparing", "running", "requeuing"]);
+
 export function createStore(database: Database, options: StoreOptions = {}) {
   const sql = sqlRunnerFor(database);
   const launched = nowSeconds();
@@ -69,6 +73,7 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     for (const v of verdicts) {
       if (!(await sql.write((d) => applyVerdict(d, v, now)))) continue;
       applied++;
+      rolloutEnded(database, v.rollout_id);
       options.onVerdict?.(v);
     }
     return applied;
@@ -124,11 +129,14 @@ export function createStore(database: Database, options: StoreOptions = {}) {
       return sql.write((d) => startAttempt(d, rolloutId, workerId, nowSeconds()));
     },
     async updateRollout(rolloutId: string, patch: RolloutPatch) {
-      return sql.write((d) => updateRollout(d, rolloutId, patch, nowSeconds()));
+      const rollout = await sql.write((d) => updateRollout(d, rolloutId, patch, nowSeconds()));
+      if (patch.status && !UNENDED.has(patch.status)) rolloutEnded(database, rolloutId);
+      return rollout;
     },
     /** update_attempt; `attemptId` may be "latest". Returns the wire attempt. */
     async updateAttempt(rolloutId: string, attemptId: string, patch: AttemptPatch): Promise<Attempt> {
       const record = await sql.write((d) => updateAttempt(d, rolloutId, attemptId, patch, nowSeconds()));
+      if (patch.status && !UNENDED.has(patch.status)) rolloutEnded(database, rolloutId);
       return wireAttempt(record!);
     },
     async queryRollouts(q: RolloutQuery = {}) {

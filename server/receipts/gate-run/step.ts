@@ -111,10 +111,13 @@ async function start(database: Database, run: RunRow, ctx: GateRunContext, deadl
   return { phase: "collecting" as const, pins: JSON.stringify(state), deadlineAt: secondsFrom(now, deadlineSeconds) };
 }
 
-async function collect(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, deadlineSeconds: number, now: Date) {
+async function collect(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, deadlineSeconds: number, now: Date, wait: Waiting) {
   const pending = await pendingTasks(database, run.id, ["locked_gate", "rollback"]);
   // One read of every pending rollout's status; spans and attempts only for those that finished.
-  const recorded = await recordFinished(database, ctx, await readTasks(database, pending));
+  const reads = await readTasks(database, pending);
+  const recorded = await recordFinished(database, ctx, reads);
+  // The phase moves on when the last of them ends: that is when the next step matters.
+  wait.on = { rollouts: reads.filter((r) => !r.finished).map((r) => r.task.rolloutId), all: true };
   const left = pending.length - recorded;
   if (left > 0 && now < run.deadlineAt!) return recorded === 0 ? null : {};
   if (left > 0) await cancelTasks(database, await pendingTasks(database, run.id, ["locked_gate", "rollback"]), `no result by the deadline (${deadlineSeconds} s)`);
@@ -127,7 +130,7 @@ async function collect(database: Database, run: RunRow, ctx: GateRunContext, sta
   return { phase: "canary" as const, pins: JSON.stringify(state), deadlineAt: secondsFrom(now, Math.min(boundary.maxWallTimeSeconds, deadlineSeconds)) };
 }
 
-async function watchCanary(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, deadlineSeconds: number, now: Date) {
+async function watchCanary(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, deadlineSeconds: number, now: Date, wait: Waiting) {
   const phase = canaryPhaseOf(run);
   const boundary = ctx.stage1.expectedEvidence.canaryBoundary;
   const cases = isPinned(ctx.canary) ? ctx.canary.cases.slice(0, boundary.maxTasks) : [];
@@ -161,6 +164,7 @@ async function watchCanary(database: Database, run: RunRow, ctx: GateRunContext,
   }
   // The lease makes this step the only writer of the run's tasks: what it did not record is still in flight.
   const inFlight = pending.length - recorded;
+  const ids = reads.filter((r) => !r.finished).map((r) => r.task.rolloutId);
   if (tasks.length >= cases.length && inFlight === 0) return close();
   if (now >= run.deadlineAt!) {
     const kind = boundary.maxWallTimeSeconds <= deadlineSeconds ? "wall_time" : "deadline";
@@ -170,8 +174,10 @@ async function watchCanary(database: Database, run: RunRow, ctx: GateRunContext,
   const next = cases.slice(tasks.length, tasks.length + Math.max(0, CANARY_WAVE - inFlight));
   if (next.length) {
     const timeout = Math.max(1, (run.deadlineAt!.getTime() - now.getTime()) / 1000);
-    await enqueueTasks(database, ctx, next.map((c) => ({ phase, side: null, caseId: c.caseId, input: c.input, resourcesId: state.pins.candidate.pinId! })), timeout);
+    ids.push(...(await enqueueTasks(database, ctx, next.map((c) => ({ phase, side: null, caseId: c.caseId, input: c.input, resourcesId: state.pins.candidate.pinId! })), timeout)));
   }
+  // Any canary task ending frees a place in the wave (and may show a breach): each is worth a step.
+  wait.on = { rollouts: ids, all: false };
   return next.length || recorded ? {} : null;
 }
 
@@ -197,7 +203,14 @@ async function judge(database: Database, run: RunRow, ctx: GateRunContext, state
   return { phase: "done" as const, status: "done", finishedAt: now, linkDigest: link.digest, leaseUntil: null, leaseOwner: null };
 }
 
-export type StepResult = { runId: string; candidateId: string; phase: RunPhase; status: string; error?: string };
+/**
+ * The rollouts whose end is worth stepping the run again for (all of them, or any one); the orchestrator wakes
+ * on them rather than waiting out its poll. Without it, the run is stepped at the poll.
+ */
+export type Waiting = { on?: { rollouts: string[]; all: boolean } };
+/** When to step the run again: at once (it changed phase), when these rollouts end, or (absent) at the poll. */
+export type NextStep = "now" | NonNullable<Waiting["on"]>;
+export type StepResult = { runId: string; candidateId: string; phase: RunPhase; status: string; error?: string; next?: NextStep };
 
 /** Steps one run once if this owner can hold its lease; null when another owner holds it or it is finished. */
 export async function stepGateRun(database: Database, runId: string, owner: string, deadlineSeconds: number, now = new Date()): Promise<StepResult | null> {
@@ -206,13 +219,14 @@ export async function stepGateRun(database: Database, runId: string, owner: stri
   if (!run) return null;
   // null: nothing changed this step (no result arrived, no deadline passed) — nothing to write either.
   let patch: Record<string, unknown> | null = {};
+  const wait: Waiting = {};
   try {
     const ctx = await gateRunContext(database, run);
     const state = run.pins ? (JSON.parse(run.pins) as RunState) : null;
     const phase = run.phase as RunPhase;
     if (run.status === "queued" || phase === "queued") patch = { status: "running", startedAt: now, ...(await start(database, run, ctx, deadlineSeconds, now)) };
-    else if (phase === "collecting") patch = await collect(database, run, ctx, state!, deadlineSeconds, now);
-    else if (phase === "canary") patch = await watchCanary(database, run, ctx, state!, deadlineSeconds, now);
+    else if (phase === "collecting") patch = await collect(database, run, ctx, state!, deadlineSeconds, now, wait);
+    else if (phase === "canary") patch = await watchCanary(database, run, ctx, state!, deadlineSeconds, now, wait);
     else if (phase === "verifying") patch = await awaitVerifications(database, run, now);
     else if (phase === "judging") patch = await judge(database, run, ctx, state!, now);
   } catch (e) {
@@ -224,13 +238,15 @@ export async function stepGateRun(database: Database, runId: string, owner: stri
   const carried = unflushedMs.get(run.id) ?? 0;
   if (patch === null) {
     unflushedMs.set(run.id, carried + (performance.now() - t0));
-    return { runId: run.id, candidateId: run.candidateId, phase: run.phase as RunPhase, status: run.status };
+    return { runId: run.id, candidateId: run.candidateId, phase: run.phase as RunPhase, status: run.status, ...(wait.on ? { next: wait.on } : {}) };
   }
   unflushedMs.delete(run.id);
   const progress = JSON.stringify(await progressOf(database, run.id));
   const spent = Math.round(carried + (performance.now() - t0));
   const updated = await database.db.gateRun.update({ where: { id: run.id }, data: { ...patch, progress, orchestrationMs: { increment: spent } } });
-  return { runId: run.id, candidateId: run.candidateId, phase: updated.phase as RunPhase, status: updated.status, ...(updated.error ? { error: updated.error } : {}) };
+  // A step that moved the run to another phase waits on nothing yet: the next one runs at once.
+  const next: NextStep | undefined = updated.phase !== run.phase ? "now" : wait.on;
+  return { runId: run.id, candidateId: run.candidateId, phase: updated.phase as RunPhase, status: updated.status, ...(next ? { next } : {}), ...(updated.error ? { error: updated.error } : {}) };
 }
 
 /** Counts per phase for the page and the API: asked, finished, still waiting, unavailable/cancelled, verified. */
