@@ -38,6 +38,13 @@ const secondsFrom = (now: Date, seconds: number) => new Date(now.getTime() + sec
 /** Steps' time not yet written to the run's row (no-op steps write nothing; the next real step adds it). */
 const unflushedMs = new Map<string, number>();
 
+/**
+ * This process's CPU time while each run's steps ran, for the bench: an upper bound on the steps' own CPU (what
+ * else the process did meanwhile, e.g. serving the store, counts too). Under load a step's elapsed time is
+ * mostly waiting for a core; this is the steadier figure.
+ */
+export const stepCpuMs = new Map<string, number>();
+
 async function claim(database: Database, runId: string, owner: string, now: Date): Promise<RunRow | null> {
   const row = await database.db.gateRun.findUnique({ where: { id: runId } });
   if (!row || !["queued", "running"].includes(row.status)) return null;
@@ -215,6 +222,7 @@ export type StepResult = { runId: string; candidateId: string; phase: RunPhase; 
 /** Steps one run once if this owner can hold its lease; null when another owner holds it or it is finished. */
 export async function stepGateRun(database: Database, runId: string, owner: string, deadlineSeconds: number, now = new Date()): Promise<StepResult | null> {
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const run = await claim(database, runId, owner, now);
   if (!run) return null;
   // null: nothing changed this step (no result arrived, no deadline passed) — nothing to write either.
@@ -236,6 +244,9 @@ export async function stepGateRun(database: Database, runId: string, owner: stri
     patch = { phase: "failed", status: "failed", finishedAt: now, error: message.slice(0, 2000), leaseUntil: null, leaseOwner: null };
   }
   const carried = unflushedMs.get(run.id) ?? 0;
+  const cpu = process.cpuUsage(cpu0);
+  if (stepCpuMs.size > 256 && !stepCpuMs.has(run.id)) stepCpuMs.clear();
+  stepCpuMs.set(run.id, (stepCpuMs.get(run.id) ?? 0) + (cpu.user + cpu.system) / 1000);
   if (patch === null) {
     unflushedMs.set(run.id, carried + (performance.now() - t0));
     return { runId: run.id, candidateId: run.candidateId, phase: run.phase as RunPhase, status: run.status, ...(wait.on ? { next: wait.on } : {}) };
