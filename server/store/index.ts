@@ -20,7 +20,7 @@
  */
 import type { Database } from "@/server/db/client";
 import { sqlRunnerFor, closeSqlRunner } from "@/server/db/sql/runner";
-import { all, placeholders, run } from "@/server/db/sql/program";
+import { all, placeholders, run, valuesSql } from "@/server/db/sql/program";
 import { StoreNotFoundError } from "./errors";
 import { newResourcesId, nowSeconds } from "./ids";
 import { getWorker, latestAttempt, queryAttempts, queryRollouts, queryWorkers, type PageParams, type RolloutQuery, type WorkerQuery } from "./queries";
@@ -296,9 +296,11 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     /** Marks rollouts as referenced (e.g. by a receipt): retention never deletes them while held. */
     async holdRollouts(rolloutIds: string[], reason: string) {
       if (rolloutIds.length === 0) return;
+      // Multi-row inserts: a gate run holds its 125 rollouts at once, and a row per statement was a round trip each.
       await sql.write(function* () {
-        for (const id of rolloutIds) {
-          yield* run("INSERT INTO retention_holds (rollout_id, reason) VALUES (?, ?) ON CONFLICT DO NOTHING", [id, reason]);
+        for (let i = 0; i < rolloutIds.length; i += 500) {
+          const ids = rolloutIds.slice(i, i + 500);
+          yield* run(valuesSql("INSERT INTO retention_holds (rollout_id, reason)", 2, ids.length, " ON CONFLICT DO NOTHING"), ids.flatMap((id) => [id, reason]));
         }
       });
     },
