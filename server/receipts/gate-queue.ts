@@ -54,13 +54,13 @@ export type RunOutcome = { id: string; candidateId: string; status: "done" | "fa
  * Steps every open run once (oldest first) whose lease `owner` can take; returns the runs that finished in this
  * pass. Each step is short: it enqueues, reads what came back, and moves on — the waiting is the runners'.
  */
-export async function runPendingGates(database: Database, opts: { owner?: string; limit?: number; onStep?: (step: StepResult) => void } = {}): Promise<RunOutcome[]> {
+export async function runPendingGates(database: Database, opts: { owner?: string; limit?: number; onStep?: (step: StepResult | null) => void } = {}): Promise<RunOutcome[]> {
   const owner = opts.owner ?? `gates-${process.pid}`;
   const open = await database.db.gateRun.findMany({ where: { status: { in: ["queued", "running"] } }, orderBy: [{ requestedAt: "asc" }, { id: "asc" }], take: opts.limit ?? 50, select: { id: true, deadlineSeconds: true } });
   const finished: RunOutcome[] = [];
   for (const run of open) {
     const step: StepResult | null = await stepGateRun(database, run.id, owner, run.deadlineSeconds);
-    if (step) opts.onStep?.(step);
+    opts.onStep?.(step);
     if (step && (step.status === "done" || step.status === "failed")) {
       const row = await database.db.gateRun.findUniqueOrThrow({ where: { id: run.id }, select: { linkDigest: true } });
       finished.push({ id: step.runId, candidateId: step.candidateId, status: step.status, detail: step.error ?? row.linkDigest ?? "" });
@@ -69,17 +69,23 @@ export async function runPendingGates(database: Database, opts: { owner?: string
   return finished;
 }
 
+/** How many polls' time the loop sleeps when every run waits for all its rollouts or its deadline. */
+const SPARSE_POLLS = 4;
+
 /**
  * The orchestrator loop: steps open gate runs until the signal aborts — every `intervalMs`, and sooner when a
  * step said what it waits for (NextStep) and this process's store saw it end (or the step changed phase). A
  * pass for nothing is not free (it reads the run, its tasks and their rollouts), so the poll is the fallback:
  * it serves deadlines, runs no step asked to wake for (a lease held elsewhere, the verifying phase) and
- * rollouts ended through another process.
+ * rollouts ended through another process — and only the progress counts while every run waits for its whole
+ * locked gate, so then it is sparser, up to the earliest deadline.
  */
 export async function orchestrateGates(database: Database, signal: AbortSignal, opts: { intervalMs?: number; owner?: string; log?: (line: string) => void } = {}) {
   const waits = new Map<string, { rollouts: Set<string>; all: boolean }>();
   let wake: (() => void) | null = null;
   let due = false;
+  // When every run waits only for all of its rollouts or its deadline (the locked gate), the poll is sparser.
+  let sparseUntil: number | null = null;
   const ended = new Set<string>();
   const hear = (rolloutId: string) => {
     ended.add(rolloutId);
@@ -97,10 +103,14 @@ export async function orchestrateGates(database: Database, signal: AbortSignal, 
       waits.clear();
       ended.clear();
       due = false;
+      sparseUntil = Number.POSITIVE_INFINITY;
       try {
         const outcomes = await runPendingGates(database, {
           owner: opts.owner,
           onStep: (step) => {
+            const next = step?.next;
+            sparseUntil = next && next !== "now" && next.all && next.until && sparseUntil !== null ? Math.min(sparseUntil, next.until.getTime()) : null;
+            if (!step) return;
             if (step.next === "now") due = true;
             else if (step.next && step.status === "running") {
               // What ended while the pass ran, after this step read its rollouts, counts as heard.
@@ -122,7 +132,9 @@ export async function orchestrateGates(database: Database, signal: AbortSignal, 
           wake = null;
           resolve();
         };
-        const t = setTimeout(done, opts.intervalMs ?? 500);
+        const interval = opts.intervalMs ?? 500;
+        const sparse = sparseUntil !== null && Number.isFinite(sparseUntil) ? Math.max(interval, Math.min(interval * SPARSE_POLLS, sparseUntil - Date.now() + 10)) : interval;
+        const t = setTimeout(done, sparse);
         signal.addEventListener("abort", done, { once: true });
         wake = done;
       });

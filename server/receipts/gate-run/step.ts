@@ -124,7 +124,7 @@ async function collect(database: Database, run: RunRow, ctx: GateRunContext, sta
   const reads = await readTasks(database, pending);
   const recorded = await recordFinished(database, ctx, reads);
   // The phase moves on when the last of them ends: that is when the next step matters.
-  wait.on = { rollouts: reads.filter((r) => !r.finished).map((r) => r.task.rolloutId), all: true };
+  wait.on = { rollouts: reads.filter((r) => !r.finished).map((r) => r.task.rolloutId), all: true, until: run.deadlineAt! };
   const left = pending.length - recorded;
   if (left > 0 && now < run.deadlineAt!) return recorded === 0 ? null : {};
   if (left > 0) await cancelTasks(database, await pendingTasks(database, run.id, ["locked_gate", "rollback"]), `no result by the deadline (${deadlineSeconds} s)`);
@@ -212,9 +212,10 @@ async function judge(database: Database, run: RunRow, ctx: GateRunContext, state
 
 /**
  * The rollouts whose end is worth stepping the run again for (all of them, or any one); the orchestrator wakes
- * on them rather than waiting out its poll. Without it, the run is stepped at the poll.
+ * on them rather than waiting out its poll. Without it, the run is stepped at the poll. `until`: nothing but
+ * their end or this deadline moves the run on, so the poll may be sparser (only the progress counts wait).
  */
-export type Waiting = { on?: { rollouts: string[]; all: boolean } };
+export type Waiting = { on?: { rollouts: string[]; all: boolean; until?: Date } };
 /** When to step the run again: at once (it changed phase), when these rollouts end, or (absent) at the poll. */
 export type NextStep = "now" | NonNullable<Waiting["on"]>;
 export type StepResult = { runId: string; candidateId: string; phase: RunPhase; status: string; error?: string; next?: NextStep };
