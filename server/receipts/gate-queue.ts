@@ -7,6 +7,7 @@ import type { Database } from "@/server/db/client";
 import { AUDIT_LOCK, appendAudit, type AuditActor } from "@/server/audit/audit-log";
 import { newId } from "@/server/digest";
 import { DomainError } from "@/server/errors";
+import { onRolloutEnded } from "@/server/store/ended";
 import { stepGateRun, type StepResult } from "./gate-run/step";
 
 export { recordCheckResults } from "./check-results";
@@ -53,12 +54,13 @@ export type RunOutcome = { id: string; candidateId: string; status: "done" | "fa
  * Steps every open run once (oldest first) whose lease `owner` can take; returns the runs that finished in this
  * pass. Each step is short: it enqueues, reads what came back, and moves on — the waiting is the runners'.
  */
-export async function runPendingGates(database: Database, opts: { owner?: string; limit?: number } = {}): Promise<RunOutcome[]> {
+export async function runPendingGates(database: Database, opts: { owner?: string; limit?: number; onStep?: (step: StepResult | null) => void } = {}): Promise<RunOutcome[]> {
   const owner = opts.owner ?? `gates-${process.pid}`;
   const open = await database.db.gateRun.findMany({ where: { status: { in: ["queued", "running"] } }, orderBy: [{ requestedAt: "asc" }, { id: "asc" }], take: opts.limit ?? 50, select: { id: true, deadlineSeconds: true } });
   const finished: RunOutcome[] = [];
   for (const run of open) {
     const step: StepResult | null = await stepGateRun(database, run.id, owner, run.deadlineSeconds);
+    opts.onStep?.(step);
     if (step && (step.status === "done" || step.status === "failed")) {
       const row = await database.db.gateRun.findUniqueOrThrow({ where: { id: run.id }, select: { linkDigest: true } });
       finished.push({ id: step.runId, candidateId: step.candidateId, status: step.status, detail: step.error ?? row.linkDigest ?? "" });
@@ -67,22 +69,77 @@ export async function runPendingGates(database: Database, opts: { owner?: string
   return finished;
 }
 
-/** The orchestrator loop: steps open gate runs every `intervalMs` until the signal aborts. */
+/** How many polls' time the loop sleeps when every run waits for all its rollouts or its deadline. */
+const SPARSE_POLLS = 4;
+
+/**
+ * The orchestrator loop: steps open gate runs until the signal aborts — every `intervalMs`, and sooner when a
+ * step said what it waits for (NextStep) and this process's store saw it end (or the step changed phase). A
+ * pass for nothing is not free (it reads the run, its tasks and their rollouts), so the poll is the fallback:
+ * it serves deadlines, runs no step asked to wake for (a lease held elsewhere, the verifying phase) and
+ * rollouts ended through another process — and only the progress counts while every run waits for its whole
+ * locked gate, so then it is sparser, up to the earliest deadline.
+ */
 export async function orchestrateGates(database: Database, signal: AbortSignal, opts: { intervalMs?: number; owner?: string; log?: (line: string) => void } = {}) {
-  while (!signal.aborted) {
-    try {
-      for (const r of await runPendingGates(database, { owner: opts.owner })) opts.log?.(`${r.candidateId}: gate run ${r.id} ${r.status} ${r.detail.slice(0, 200)}`);
-    } catch (e) {
-      opts.log?.(`gate orchestrator: ${(e as Error).message}`);
+  const waits = new Map<string, { rollouts: Set<string>; all: boolean }>();
+  let wake: (() => void) | null = null;
+  let due = false;
+  // When every run waits only for all of its rollouts or its deadline (the locked gate), the poll is sparser.
+  let sparseUntil: number | null = null;
+  const ended = new Set<string>();
+  const hear = (rolloutId: string) => {
+    ended.add(rolloutId);
+    for (const w of waits.values()) {
+      if (!w.rollouts.delete(rolloutId)) continue;
+      if (!w.all || w.rollouts.size === 0) {
+        due = true;
+        wake?.();
+      }
     }
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(t);
-        signal.removeEventListener("abort", done);
-        resolve();
-      };
-      const t = setTimeout(done, opts.intervalMs ?? 500);
-      signal.addEventListener("abort", done, { once: true });
-    });
+  };
+  const unsubscribe = onRolloutEnded(database, hear);
+  try {
+    while (!signal.aborted) {
+      waits.clear();
+      ended.clear();
+      due = false;
+      sparseUntil = Number.POSITIVE_INFINITY;
+      try {
+        const outcomes = await runPendingGates(database, {
+          owner: opts.owner,
+          onStep: (step) => {
+            const next = step?.next;
+            sparseUntil = next && next !== "now" && next.all && next.until && sparseUntil !== null ? Math.min(sparseUntil, next.until.getTime()) : null;
+            if (!step) return;
+            if (step.next === "now") due = true;
+            else if (step.next && step.status === "running") {
+              // What ended while the pass ran, after this step read its rollouts, counts as heard.
+              const left = step.next.rollouts.filter((id) => !ended.has(id));
+              if (left.length < step.next.rollouts.length && (!step.next.all || left.length === 0)) due = true;
+              else waits.set(step.runId, { rollouts: new Set(left), all: step.next.all });
+            }
+          },
+        });
+        for (const r of outcomes) opts.log?.(`${r.candidateId}: gate run ${r.id} ${r.status} ${r.detail.slice(0, 200)}`);
+      } catch (e) {
+        opts.log?.(`gate orchestrator: ${(e as Error).message}`);
+      }
+      if (due) continue;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(t);
+          signal.removeEventListener("abort", done);
+          wake = null;
+          resolve();
+        };
+        const interval = opts.intervalMs ?? 500;
+        const sparse = sparseUntil !== null && Number.isFinite(sparseUntil) ? Math.max(interval, Math.min(interval * SPARSE_POLLS, sparseUntil - Date.now() + 10)) : interval;
+        const t = setTimeout(done, sparse);
+        signal.addEventListener("abort", done, { once: true });
+        wake = done;
+      });
+    }
+  } finally {
+    unsubscribe();
   }
 }

@@ -20,7 +20,7 @@
  */
 import type { Database } from "@/server/db/client";
 import { sqlRunnerFor, closeSqlRunner } from "@/server/db/sql/runner";
-import { all, placeholders, run } from "@/server/db/sql/program";
+import { all, placeholders, run, valuesSql } from "@/server/db/sql/program";
 import { StoreNotFoundError } from "./errors";
 import { newResourcesId, nowSeconds } from "./ids";
 import { getWorker, latestAttempt, queryAttempts, queryRollouts, queryWorkers, type PageParams, type RolloutQuery, type WorkerQuery } from "./queries";
@@ -32,6 +32,7 @@ import { diffResourcesVersions, getSpan, maskedResourcesVersion, resourcesHistor
 import { addSpans, countSpans, nextSequenceIds, querySpansJoined, querySpansText, type JoinedSpans, type SpanQuery } from "./spans";
 import { applyVerdict, findUnhealthy, type Verdict } from "./watchdog";
 import { heartbeatWorker } from "./workers";
+import { rolloutEnded } from "./ended";
 import { ROLLOUT_STATUSES, type Attempt, type EnqueueRolloutRequest, type JsonObject, type NamedResources, type PaginatedResult, type Span, type StoreStatistics } from "./types";
 
 export * from "./types";
@@ -55,6 +56,9 @@ export type StoreOptions = {
 
 export type LightningStore = ReturnType<typeof createStore>;
 
+/** Statuses that do not end an attempt or a rollout (anything else may: listeners are told, and re-read). */
+const UNENDED: ReadonlySet<string> = new Set(["queuing", "preparing", "running", "requeuing"]);
+
 export function createStore(database: Database, options: StoreOptions = {}) {
   const sql = sqlRunnerFor(database);
   const launched = nowSeconds();
@@ -69,6 +73,7 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     for (const v of verdicts) {
       if (!(await sql.write((d) => applyVerdict(d, v, now)))) continue;
       applied++;
+      rolloutEnded(database, v.rollout_id);
       options.onVerdict?.(v);
     }
     return applied;
@@ -124,11 +129,14 @@ export function createStore(database: Database, options: StoreOptions = {}) {
       return sql.write((d) => startAttempt(d, rolloutId, workerId, nowSeconds()));
     },
     async updateRollout(rolloutId: string, patch: RolloutPatch) {
-      return sql.write((d) => updateRollout(d, rolloutId, patch, nowSeconds()));
+      const rollout = await sql.write((d) => updateRollout(d, rolloutId, patch, nowSeconds()));
+      if (patch.status && !UNENDED.has(patch.status)) rolloutEnded(database, rolloutId);
+      return rollout;
     },
     /** update_attempt; `attemptId` may be "latest". Returns the wire attempt. */
     async updateAttempt(rolloutId: string, attemptId: string, patch: AttemptPatch): Promise<Attempt> {
       const record = await sql.write((d) => updateAttempt(d, rolloutId, attemptId, patch, nowSeconds()));
+      if (patch.status && !UNENDED.has(patch.status)) rolloutEnded(database, rolloutId);
       return wireAttempt(record!);
     },
     async queryRollouts(q: RolloutQuery = {}) {
@@ -288,9 +296,11 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     /** Marks rollouts as referenced (e.g. by a receipt): retention never deletes them while held. */
     async holdRollouts(rolloutIds: string[], reason: string) {
       if (rolloutIds.length === 0) return;
+      // Multi-row inserts: a gate run holds its 125 rollouts at once, and a row per statement was a round trip each.
       await sql.write(function* () {
-        for (const id of rolloutIds) {
-          yield* run("INSERT INTO retention_holds (rollout_id, reason) VALUES (?, ?) ON CONFLICT DO NOTHING", [id, reason]);
+        for (let i = 0; i < rolloutIds.length; i += 500) {
+          const ids = rolloutIds.slice(i, i + 500);
+          yield* run(valuesSql("INSERT INTO retention_holds (rollout_id, reason)", 2, ids.length, " ON CONFLICT DO NOTHING"), ids.flatMap((id) => [id, reason]));
         }
       });
     },

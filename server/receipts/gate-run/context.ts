@@ -1,4 +1,4 @@
-// What a gate run needs to know before it asks runners for anything, read once per step from the database:
+// What a gate run needs to know before it asks runners for anything, from the database (cached per run, below):
 // the candidate's stage 1, the registry entries in force for its agent (the pinned evaluator's scoring, the
 // tool contracts, the model server's prices, the retry policy) and the published datasets it pins.
 import type { Database, Db } from "@/server/db/client";
@@ -59,33 +59,53 @@ function retryFrom(entries: readonly RegistryRecord[]): GateRunContext["retry"] 
   };
 }
 
-// A run is stepped every few hundred milliseconds; its stage 1 and pinned datasets never change, and registry
-// entries rarely do, so the context is kept per run for a few seconds rather than re-read on every step.
-const CACHE_MS = 5_000;
+// A run is stepped every few hundred milliseconds. Its stage 1 (candidate rows are never updated), the
+// evaluator pinned by digest and the content-addressed datasets cannot change, so they are read once for the
+// run's lifetime; the registry entries in force (tool contracts, prices, retry policy) can, so they are re-read
+// when older than a few seconds.
+const ENTRIES_MS = 5_000;
 const CACHE_MAX = 64;
-const cache = new Map<string, { at: number; ctx: Promise<GateRunContext> }>();
+type Fixed = Omit<GateRunContext, "contracts" | "pricing" | "retry" | "entries">;
+type Live = Pick<GateRunContext, "contracts" | "pricing" | "retry" | "entries">;
+const cache = new Map<string, { fixed: Promise<Fixed>; at: number; live: Promise<Live> }>();
 
-export function gateRunContext(database: Database, run: { id: string; candidateId: string }): Promise<GateRunContext> {
+export async function gateRunContext(database: Database, run: { id: string; candidateId: string }): Promise<GateRunContext> {
   const now = Date.now();
-  const held = cache.get(run.id);
-  if (held && now - held.at < CACHE_MS) return held.ctx;
-  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
-  const ctx = loadGateRunContext(database, run);
-  cache.set(run.id, { at: now, ctx });
-  ctx.catch(() => cache.delete(run.id));
-  return ctx;
+  let held = cache.get(run.id);
+  if (!held) {
+    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+    const fixed = loadFixed(database, run);
+    held = { fixed, at: now, live: fixed.then((f) => loadLive(database.db, f.stage1.agent)) };
+    cache.set(run.id, held);
+  } else if (now - held.at >= ENTRIES_MS) {
+    held.at = now;
+    // A pin that did not resolve may resolve later (published meanwhile): only what resolved is kept for good.
+    held.fixed = held.fixed.then((f) => (f.evaluatorBody === null || !isPinned(f.heldOut) || (f.canary && !isPinned(f.canary)) ? loadFixed(database, run) : f));
+    held.live = held.fixed.then((f) => loadLive(database.db, f.stage1.agent));
+  }
+  const entry = held;
+  try {
+    return { ...(await entry.fixed), ...(await entry.live) };
+  } catch (e) {
+    if (cache.get(run.id) === entry) cache.delete(run.id);
+    throw e;
+  }
 }
 
-async function loadGateRunContext(database: Database, run: { id: string; candidateId: string }): Promise<GateRunContext> {
+async function loadLive(db: Db, agent: string): Promise<Live> {
+  const entries = await currentEntries(db, agent);
+  const contracts = new Map(entries.filter((r) => r.kind === "tool_contract").map((r) => [r.name, contractFacts(r.body)]));
+  return { contracts, pricing: pricingOf(latestOf(entries, "model_server")?.body), retry: retryFrom(entries), entries };
+}
+
+async function loadFixed(database: Database, run: { id: string; candidateId: string }): Promise<Fixed> {
   const db = database.db;
   const candidate = await db.candidate.findUniqueOrThrow({ where: { id: run.candidateId } });
   const stage1 = ZStage1.parse(JSON.parse(candidate.stage1));
-  const entries = await currentEntries(db, stage1.agent);
   const e = stage1.evaluator;
   const evaluatorRow = await db.registryEntry.findFirst({ where: { kind: "evaluator", name: e.id, version: e.version, agent: { in: [stage1.agent, "*"] } }, orderBy: { agent: "desc" } });
   const evaluatorBody = evaluatorRow && evaluatorRow.digest === e.digest ? (JSON.parse(evaluatorRow.body) as unknown) : null;
   const spec = ZScoringSpec.safeParse(evaluatorBody);
-  const contracts = new Map(entries.filter((r) => r.kind === "tool_contract").map((r) => [r.name, contractFacts(r.body)]));
   return {
     runId: run.id,
     candidateId: run.candidateId,
@@ -97,9 +117,5 @@ async function loadGateRunContext(database: Database, run: { id: string; candida
       : { ok: false, reason: evaluatorBody === null ? `evaluator ${e.id}@${e.version} is not in the registry with the pinned digest` : `evaluator ${e.id}@${e.version} declares no scoring the gate can read (body.scoring must be "runner_reward" or "expected_output" with output_attribute)` },
     heldOut: await pinnedDataset(db, stage1.data.heldOut, "held_out"),
     canary: stage1.data.canary ? await pinnedDataset(db, stage1.data.canary, "canary") : null,
-    contracts,
-    pricing: pricingOf(latestOf(entries, "model_server")?.body),
-    retry: retryFrom(entries),
-    entries,
   };
 }

@@ -36,15 +36,22 @@ export function resultOf(ctx: GateRunContext, read: TaskRead): TaskResult | null
   return read.finished ? { kind: "rollback", status: read.status, failure: read.failure } : null;
 }
 
-/** Records the results of the finished tasks (state done); returns how many were recorded. */
+/** Records the results of the finished tasks (state done) in one transaction; returns how many were recorded. */
 export async function recordFinished(database: Database, ctx: GateRunContext, reads: readonly TaskRead[]): Promise<number> {
-  let recorded = 0;
+  const results: { rolloutId: string; result: string }[] = [];
   for (const read of reads) {
     if (!read.finished || read.task.state !== "pending") continue;
     const result = resultOf(ctx, read);
-    if (!result) continue;
-    const { count } = await database.db.gateRunTask.updateMany({ where: { rolloutId: read.task.rolloutId, state: "pending" }, data: { state: "done", result: JSON.stringify(result), judgedAt: new Date() } });
-    recorded += count;
+    if (result) results.push({ rolloutId: read.task.rolloutId, result: JSON.stringify(result) });
   }
-  return recorded;
+  if (results.length === 0) return 0;
+  const judgedAt = new Date();
+  return database.transaction(async (tx) => {
+    let recorded = 0;
+    for (const r of results) {
+      const { count } = await tx.gateRunTask.updateMany({ where: { rolloutId: r.rolloutId, state: "pending" }, data: { state: "done", result: r.result, judgedAt } });
+      recorded += count;
+    }
+    return recorded;
+  });
 }

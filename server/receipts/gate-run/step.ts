@@ -20,7 +20,7 @@ import { abortCanaryStage, canaryPointerMovedOff } from "./canary-stage";
 import { gateRunContext, isPinned, type GateRunContext } from "./context";
 import { recordFinished, resultOf, parseResult } from "./judge";
 import { resolvePins, type GatePins } from "./pins";
-import { cancelTasks, enqueueTasks, pendingTasks, readTasks, tasksOf, type TaskSpec } from "./tasks";
+import { cancelTasks, enqueueTasks, isCanaryPhase, pendingTasks, readTasks, tasksOf, type TaskSpec } from "./tasks";
 import { recordCheckResults } from "../check-results";
 
 const LEASE_MS = 30_000;
@@ -37,6 +37,13 @@ const secondsFrom = (now: Date, seconds: number) => new Date(now.getTime() + sec
 
 /** Steps' time not yet written to the run's row (no-op steps write nothing; the next real step adds it). */
 const unflushedMs = new Map<string, number>();
+
+/**
+ * This process's CPU time while each run's steps ran, for the bench: an upper bound on the steps' own CPU (what
+ * else the process did meanwhile, e.g. serving the store, counts too). Under load a step's elapsed time is
+ * mostly waiting for a core; this is the steadier figure.
+ */
+export const stepCpuMs = new Map<string, number>();
 
 async function claim(database: Database, runId: string, owner: string, now: Date): Promise<RunRow | null> {
   const row = await database.db.gateRun.findUnique({ where: { id: runId } });
@@ -111,20 +118,16 @@ async function start(database: Database, run: RunRow, ctx: GateRunContext, deadl
   return { phase: "collecting" as const, pins: JSON.stringify(state), deadlineAt: secondsFrom(now, deadlineSeconds) };
 }
 
-/** How many of these tasks' rollouts have finished (one indexed query: the cheap "anything to do?" of a step). */
-async function finishedCount(database: Database, rolloutIds: readonly string[]): Promise<number> {
-  if (rolloutIds.length === 0) return 0;
-  return database.db.storeRollout.count({ where: { rolloutId: { in: [...rolloutIds] }, status: { in: ["succeeded", "failed", "cancelled"] } } });
-}
-
-async function collect(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, deadlineSeconds: number, now: Date) {
+async function collect(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, deadlineSeconds: number, now: Date, wait: Waiting) {
   const pending = await pendingTasks(database, run.id, ["locked_gate", "rollback"]);
-  if (pending.length > 0 && now < run.deadlineAt! && (await finishedCount(database, pending.map((t) => t.rolloutId))) === 0) return null;
-  const recorded = await recordFinished(database, ctx, await readTasks(database, pending));
-  const left = await pendingTasks(database, run.id, ["locked_gate", "rollback"]);
-  if (left.length > 0 && now < run.deadlineAt! && recorded === 0) return null;
-  if (left.length > 0 && now < run.deadlineAt!) return {};
-  await cancelTasks(database, left, `no result by the deadline (${deadlineSeconds} s)`);
+  // One read of every pending rollout's status; spans and attempts only for those that finished.
+  const reads = await readTasks(database, pending);
+  const recorded = await recordFinished(database, ctx, reads);
+  // The phase moves on when the last of them ends: that is when the next step matters.
+  wait.on = { rollouts: reads.filter((r) => !r.finished).map((r) => r.task.rolloutId), all: true, until: run.deadlineAt! };
+  const left = pending.length - recorded;
+  if (left > 0 && now < run.deadlineAt!) return recorded === 0 ? null : {};
+  if (left > 0) await cancelTasks(database, await pendingTasks(database, run.id, ["locked_gate", "rollback"]), `no result by the deadline (${deadlineSeconds} s)`);
   if (!state.pins.candidate.pinId || !isPinned(ctx.canary)) {
     if (isStage(run)) throw new Error(!state.pins.candidate.pinId ? "the candidate's resources could not be pinned, so the canary stage cannot serve them" : "the receipt pins no published canary dataset, so the canary stage has no bounded task set to serve");
     return { phase: "judging" as const };
@@ -134,7 +137,7 @@ async function collect(database: Database, run: RunRow, ctx: GateRunContext, sta
   return { phase: "canary" as const, pins: JSON.stringify(state), deadlineAt: secondsFrom(now, Math.min(boundary.maxWallTimeSeconds, deadlineSeconds)) };
 }
 
-async function watchCanary(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, deadlineSeconds: number, now: Date) {
+async function watchCanary(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, deadlineSeconds: number, now: Date, wait: Waiting) {
   const phase = canaryPhaseOf(run);
   const boundary = ctx.stage1.expectedEvidence.canaryBoundary;
   const cases = isPinned(ctx.canary) ? ctx.canary.cases.slice(0, boundary.maxTasks) : [];
@@ -166,7 +169,9 @@ async function watchCanary(database: Database, run: RunRow, ctx: GateRunContext,
     const moved = await canaryPointerMovedOff(database, ctx);
     if (moved) return close({ kind: "rolled_back", reason: moved, at: now.toISOString() });
   }
-  const inFlight = (await pendingTasks(database, run.id, [phase])).length;
+  // The lease makes this step the only writer of the run's tasks: what it did not record is still in flight.
+  const inFlight = pending.length - recorded;
+  const ids = reads.filter((r) => !r.finished).map((r) => r.task.rolloutId);
   if (tasks.length >= cases.length && inFlight === 0) return close();
   if (now >= run.deadlineAt!) {
     const kind = boundary.maxWallTimeSeconds <= deadlineSeconds ? "wall_time" : "deadline";
@@ -176,8 +181,10 @@ async function watchCanary(database: Database, run: RunRow, ctx: GateRunContext,
   const next = cases.slice(tasks.length, tasks.length + Math.max(0, CANARY_WAVE - inFlight));
   if (next.length) {
     const timeout = Math.max(1, (run.deadlineAt!.getTime() - now.getTime()) / 1000);
-    await enqueueTasks(database, ctx, next.map((c) => ({ phase, side: null, caseId: c.caseId, input: c.input, resourcesId: state.pins.candidate.pinId! })), timeout);
+    ids.push(...(await enqueueTasks(database, ctx, next.map((c) => ({ phase, side: null, caseId: c.caseId, input: c.input, resourcesId: state.pins.candidate.pinId! })), timeout)));
   }
+  // Any canary task ending frees a place in the wave (and may show a breach): each is worth a step.
+  wait.on = { rollouts: ids, all: false };
   return next.length || recorded ? {} : null;
 }
 
@@ -203,22 +210,32 @@ async function judge(database: Database, run: RunRow, ctx: GateRunContext, state
   return { phase: "done" as const, status: "done", finishedAt: now, linkDigest: link.digest, leaseUntil: null, leaseOwner: null };
 }
 
-export type StepResult = { runId: string; candidateId: string; phase: RunPhase; status: string; error?: string };
+/**
+ * The rollouts whose end is worth stepping the run again for (all of them, or any one); the orchestrator wakes
+ * on them rather than waiting out its poll. Without it, the run is stepped at the poll. `until`: nothing but
+ * their end or this deadline moves the run on, so the poll may be sparser (only the progress counts wait).
+ */
+export type Waiting = { on?: { rollouts: string[]; all: boolean; until?: Date } };
+/** When to step the run again: at once (it changed phase), when these rollouts end, or (absent) at the poll. */
+export type NextStep = "now" | NonNullable<Waiting["on"]>;
+export type StepResult = { runId: string; candidateId: string; phase: RunPhase; status: string; error?: string; next?: NextStep };
 
 /** Steps one run once if this owner can hold its lease; null when another owner holds it or it is finished. */
 export async function stepGateRun(database: Database, runId: string, owner: string, deadlineSeconds: number, now = new Date()): Promise<StepResult | null> {
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const run = await claim(database, runId, owner, now);
   if (!run) return null;
   // null: nothing changed this step (no result arrived, no deadline passed) — nothing to write either.
   let patch: Record<string, unknown> | null = {};
+  const wait: Waiting = {};
   try {
     const ctx = await gateRunContext(database, run);
     const state = run.pins ? (JSON.parse(run.pins) as RunState) : null;
     const phase = run.phase as RunPhase;
     if (run.status === "queued" || phase === "queued") patch = { status: "running", startedAt: now, ...(await start(database, run, ctx, deadlineSeconds, now)) };
-    else if (phase === "collecting") patch = await collect(database, run, ctx, state!, deadlineSeconds, now);
-    else if (phase === "canary") patch = await watchCanary(database, run, ctx, state!, deadlineSeconds, now);
+    else if (phase === "collecting") patch = await collect(database, run, ctx, state!, deadlineSeconds, now, wait);
+    else if (phase === "canary") patch = await watchCanary(database, run, ctx, state!, deadlineSeconds, now, wait);
     else if (phase === "verifying") patch = await awaitVerifications(database, run, now);
     else if (phase === "judging") patch = await judge(database, run, ctx, state!, now);
   } catch (e) {
@@ -228,21 +245,27 @@ export async function stepGateRun(database: Database, runId: string, owner: stri
     patch = { phase: "failed", status: "failed", finishedAt: now, error: message.slice(0, 2000), leaseUntil: null, leaseOwner: null };
   }
   const carried = unflushedMs.get(run.id) ?? 0;
+  const cpu = process.cpuUsage(cpu0);
+  if (stepCpuMs.size > 256 && !stepCpuMs.has(run.id)) stepCpuMs.clear();
+  stepCpuMs.set(run.id, (stepCpuMs.get(run.id) ?? 0) + (cpu.user + cpu.system) / 1000);
   if (patch === null) {
     unflushedMs.set(run.id, carried + (performance.now() - t0));
-    return { runId: run.id, candidateId: run.candidateId, phase: run.phase as RunPhase, status: run.status };
+    return { runId: run.id, candidateId: run.candidateId, phase: run.phase as RunPhase, status: run.status, ...(wait.on ? { next: wait.on } : {}) };
   }
   unflushedMs.delete(run.id);
   const progress = JSON.stringify(await progressOf(database, run.id));
   const spent = Math.round(carried + (performance.now() - t0));
   const updated = await database.db.gateRun.update({ where: { id: run.id }, data: { ...patch, progress, orchestrationMs: { increment: spent } } });
-  return { runId: run.id, candidateId: run.candidateId, phase: updated.phase as RunPhase, status: updated.status, ...(updated.error ? { error: updated.error } : {}) };
+  // A step that moved the run to another phase waits on nothing yet: the next one runs at once.
+  const next: NextStep | undefined = updated.phase !== run.phase ? "now" : wait.on;
+  return { runId: run.id, candidateId: run.candidateId, phase: updated.phase as RunPhase, status: updated.status, ...(next ? { next } : {}), ...(updated.error ? { error: updated.error } : {}) };
 }
 
 /** Counts per phase for the page and the API: asked, finished, still waiting, unavailable/cancelled, verified. */
 export async function progressOf(database: Database, runId: string) {
   const groups = await database.db.gateRunTask.groupBy({ by: ["phase", "state"], where: { gateRunId: runId }, _count: { _all: true } });
-  const verified = await database.db.gateVerification.count({ where: { gateRunId: runId } });
+  // Verifications come only for canary tasks: a run that has asked for none has none to count.
+  const verified = groups.some((g) => isCanaryPhase(g.phase)) ? await database.db.gateVerification.count({ where: { gateRunId: runId } }) : 0;
   const count = (phase: string) => {
     const n = (state?: string) => groups.filter((g) => g.phase === phase && (state === undefined || g.state === state)).reduce((s, g) => s + g._count._all, 0);
     return { asked: n(), finished: n("done"), waiting: n("pending"), cancelled: n("cancelled") };

@@ -5,7 +5,7 @@ import type { Database } from "@/server/db/client";
 import type { CanaryBoundary } from "@/server/gate/receipt/stage1";
 import type { GateSpan } from "@/server/gate/evidence/gate-rollouts";
 import { storeFor } from "@/server/store";
-import { TERMINAL_ROLLOUT_STATUSES, type Json, type JsonObject, type RolloutStatus } from "@/server/store/types";
+import { TERMINAL_ROLLOUT_STATUSES, type Json, type JsonObject, type RolloutStatus, type Span } from "@/server/store/types";
 import type { GateRunContext } from "./context";
 
 export const GATE_RUN_PHASES = ["locked_gate", "canary", "rollback", "canary_stage"] as const;
@@ -82,36 +82,47 @@ export async function pendingTasks(database: Database, runId: string, phases: re
 
 /**
  * Reads the rollouts of `tasks`; spans of the latest attempt are read for finished rollouts, and for running
- * ones when `running` is set (the canary is judged from its spans while it runs).
+ * ones when `running` is set (the canary is judged from its spans while it runs). A step reads many rollouts at
+ * once, so this is a fixed handful of queries whatever their number: statuses, span counts, spans, attempts.
  */
 export async function readTasks(database: Database, tasks: readonly TaskRow[], opts: { running?: boolean } = {}): Promise<TaskRead[]> {
   if (tasks.length === 0) return [];
-  const store = storeFor(database);
-  const rows = await database.db.storeRollout.findMany({ where: { rolloutId: { in: tasks.map((t) => t.rolloutId) } }, select: { rolloutId: true, status: true, latestAttemptId: true } });
+  const db = database.db;
+  const rows = await db.storeRollout.findMany({ where: { rolloutId: { in: tasks.map((t) => t.rolloutId) } }, select: { rolloutId: true, status: true, latestAttemptId: true } });
   const byId = new Map(rows.map((r) => [r.rolloutId, r]));
-  const out: TaskRead[] = [];
-  for (const task of tasks) {
-    const row = byId.get(task.rolloutId);
-    if (!row) {
-      out.push({ task, status: "missing", finished: true, failure: "the rollout is gone from the store", spans: null, tooManySpans: false });
-      continue;
+  const isFinished = (status: string) => TERMINAL_ROLLOUT_STATUSES.includes(status as RolloutStatus);
+  // The latest attempts whose spans this read needs.
+  const latest = rows.filter((r) => r.latestAttemptId && (isFinished(r.status) || opts.running)).map((r) => ({ rolloutId: r.rolloutId, attemptId: r.latestAttemptId! }));
+  const spansOf = new Map<string, GateSpan[]>();
+  const tooMany = new Set<string>();
+  const attempts = new Map<string, { metadata: string | null; status: string }>();
+  if (latest.length > 0) {
+    const counts = await db.storeSpan.groupBy({ by: ["rolloutId"], where: { OR: latest }, _count: { _all: true } });
+    for (const c of counts) if (c._count._all > MAX_SPANS) tooMany.add(c.rolloutId);
+    const readable = latest.filter((l) => !tooMany.has(l.rolloutId));
+    const spans = readable.length
+      ? await db.storeSpan.findMany({ where: { OR: readable }, orderBy: [{ rolloutId: "asc" }, { sequenceId: "asc" }, { startTime: "asc" }, { spanId: "asc" }], select: { rolloutId: true, body: true } })
+      : [];
+    for (const row of spans) {
+      const s = JSON.parse(row.body) as Span;
+      const list = spansOf.get(row.rolloutId) ?? [];
+      list.push({ sequence_id: s.sequence_id, name: s.name, attributes: (s.attributes ?? {}) as Record<string, unknown>, end_time: s.end_time });
+      spansOf.set(row.rolloutId, list);
     }
-    const status = row.status as RolloutStatus;
-    const finished = TERMINAL_ROLLOUT_STATUSES.includes(status);
-    let spans: GateSpan[] | null = null;
-    let failure: string | null = null;
-    let tooManySpans = false;
-    if (row.latestAttemptId && (finished || opts.running)) {
-      const page = await store.querySpans({ rollout_id: task.rolloutId, attempt_id: row.latestAttemptId, limit: MAX_SPANS });
-      tooManySpans = page.total > MAX_SPANS;
-      spans = page.items.map((s) => ({ sequence_id: s.sequence_id, name: s.name, attributes: (s.attributes ?? {}) as Record<string, unknown>, end_time: s.end_time }));
-      const attempt = await database.db.storeAttempt.findUnique({ where: { rolloutId_attemptId: { rolloutId: task.rolloutId, attemptId: row.latestAttemptId } }, select: { metadata: true, status: true } });
-      const why = attempt?.metadata ? (JSON.parse(attempt.metadata) as Record<string, unknown>)["lightgate.failure"] : undefined;
-      failure = typeof why === "string" ? why : attempt && attempt.status !== "succeeded" ? `latest attempt ${attempt.status}` : null;
-    }
-    out.push({ task, status, finished, failure, spans, tooManySpans });
+    for (const a of await db.storeAttempt.findMany({ where: { OR: latest }, select: { rolloutId: true, metadata: true, status: true } })) attempts.set(a.rolloutId, a);
   }
-  return out;
+  return tasks.map((task): TaskRead => {
+    const row = byId.get(task.rolloutId);
+    if (!row) return { task, status: "missing", finished: true, failure: "the rollout is gone from the store", spans: null, tooManySpans: false };
+    const status = row.status as RolloutStatus;
+    const finished = isFinished(status);
+    if (!row.latestAttemptId || !(finished || opts.running)) return { task, status, finished, failure: null, spans: null, tooManySpans: false };
+    const attempt = attempts.get(task.rolloutId);
+    const why = attempt?.metadata ? (JSON.parse(attempt.metadata) as Record<string, unknown>)["lightgate.failure"] : undefined;
+    const failure = typeof why === "string" ? why : attempt && attempt.status !== "succeeded" ? `latest attempt ${attempt.status}` : null;
+    const tooManySpans = tooMany.has(task.rolloutId);
+    return { task, status, finished, failure, spans: tooManySpans ? [] : (spansOf.get(task.rolloutId) ?? []), tooManySpans };
+  });
 }
 
 /** Cancels unfinished tasks (the gate no longer waits for them) and marks them with why. */
