@@ -161,10 +161,7 @@ class PpoTrainer implements Trainer {
       for (let i = 0; i < n; i++) adv[i] = (adv[i]! - mean) / std;
     }
 
-    const figures: Record<string, number> = { policyLoss: 0, valueLoss: 0, entropy: 0, clipFraction: 0, approxKl: 0 };
-    // How well V(s), as it was when the batch was collected, explained the targets it is then fitted to.
-    const ev = cfg.valueBaseline ? explainedVariance(targets, predicted) : null;
-    if (ev !== null) figures.explainedVariance = ev;
+    const figures = { policyLoss: 0, valueLoss: 0, entropy: 0, clipFraction: 0, approxKl: 0 };
     let passes = 0;
     const order = Array.from({ length: n }, (_, i) => i);
     const gradW = new Float64Array(this.#w.length);
@@ -222,7 +219,9 @@ class PpoTrainer implements Trainer {
       newLogP[i] = Math.log(p[actions[i]!]!);
     }
     figures.approxKl = approxKl(oldLogP, newLogP);
-    if (passes > 0) for (const k of ["policyLoss", "valueLoss", "entropy", "clipFraction"]) figures[k]! /= passes;
+    if (passes > 0) for (const k of ["policyLoss", "valueLoss", "entropy", "clipFraction"] as const) figures[k] /= passes;
+    // How well V(s), as it was when the batch was collected, explained the targets it is then fitted to.
+    const ev = cfg.valueBaseline ? explainedVariance(targets, predicted) : null;
     this.updates++;
     return {
       update: this.updates,
@@ -231,7 +230,7 @@ class PpoTrainer implements Trainer {
       steps: n,
       meanEpisodeReward: used.length ? rewardSum / used.length : 0,
       epsilon: epsilonAt(cfg.exploration, this.updates),
-      figures,
+      figures: ev === null ? figures : { ...figures, explainedVariance: ev },
     };
   }
 
