@@ -43,8 +43,8 @@ test("a trainer starts a PPO run from the form, watches the monitor live, names 
   await expect(page.getByText(/clipRange must be/)).toBeVisible();
   await expect(page.getByRole("button", { name: "Start run" })).toBeDisabled();
   await page.locator("#opt-clipRange").fill("0.2");
-  await page.locator("#opt-episodesPerUpdate").fill("8");
-  await page.getByLabel("Updates").fill("10");
+  await page.locator("#opt-episodesPerUpdate").fill("16");
+  await page.getByLabel("Updates").fill("20");
   await page.getByLabel("Seed").fill("e2e-seed");
   await expect(page.getByRole("button", { name: "Start run" })).toBeEnabled();
   await page.getByRole("button", { name: "Start run" }).click();
@@ -57,7 +57,7 @@ test("a trainer starts a PPO run from the form, watches the monitor live, names 
   await expect.poll(async () => Number(await page.getByTestId("reward-curve").getAttribute("data-points")), { timeout: 60_000 }).toBeGreaterThan(first);
   // The monitor, live: PPO diagnostics charted, stop conditions with their current values, at both widths.
   await expect(page.getByTestId("ppo-diagnostics").locator("[data-diagnostic]")).toHaveCount(5);
-  await expect(page.getByTestId("stop-conditions").locator('[data-condition="max-updates"]')).toContainText("10 updates");
+  await expect(page.getByTestId("stop-conditions").locator('[data-condition="max-updates"]')).toContainText("20 updates");
   await shoot(page, "training-monitor-live", ".tmp/screens/monitor");
   await expect(page.getByTestId("run-status")).toHaveText("finished", { timeout: 90_000 });
   const candidate = page.getByTestId("run-candidates").getByRole("link");
@@ -68,19 +68,19 @@ test("a trainer starts a PPO run from the form, watches the monitor live, names 
 
   // Name and tags, edited in place; the list filters by the tag.
   await page.getByRole("button", { name: "Edit name and tags" }).click();
-  await page.getByLabel("Name").fill("e2e baseline");
+  await page.getByRole("textbox", { name: "Name" }).fill("e2e baseline");
   await page.getByLabel("Tags (comma-separated)").fill("E2E, baseline");
   await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByTestId("run-labels")).toContainText("e2e baseline");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("e2e baseline");
   await expect(page.getByTestId("run-labels").getByRole("link", { name: "#e2e" })).toBeVisible();
 
   // Restore from the checkpoint at update 5: a new run that continues from there; the source stays finished.
-  await expect(page.getByTestId("checkpoints").locator("li")).toHaveCount(2); // updates 10 and 5
+  await expect(page.getByTestId("checkpoints").locator("li")).toHaveCount(4); // updates 20, 15, 10 and 5
   await page.getByRole("button", { name: "Restore from the checkpoint at update 5" }).click();
   await page.getByLabel("Update budget of the new run").fill("12");
   await page.getByRole("button", { name: "Restore into a new run" }).click();
   await expect(page).not.toHaveURL(sourceUrl);
-  await expect(page.getByTestId("run-labels")).toContainText("e2e baseline @ update 5");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("e2e baseline @ update 5");
   await expect(page.getByTestId("run-labels")).toContainText("restored from");
   await expect(page.getByTestId("run-status")).toHaveText("finished", { timeout: 90_000 });
   await expect(page.getByRole("progressbar", { name: "Updates done" })).toHaveAttribute("aria-valuenow", "12");

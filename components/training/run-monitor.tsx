@@ -17,7 +17,9 @@ import { Button, Field, TextInput } from "@/components/ui/form";
 import { relativeTime, shortDigest, timestamp } from "@/components/ui/format";
 
 type Condition = { id: string; label: string; threshold: string; current: string; state: "ok" | "tripped" | "ended" | "waiting" };
-const STATE: Record<Condition["state"], [Tone, string]> = { ok: ["pass", "holding"], tripped: ["warn", "tripped"], ended: ["fail", "ended the run"], waiting: ["neutral", "not judged yet"] };
+const STATE: Record<Condition["state"], [Tone, string]> = { ok: ["pass", "holding"], tripped: ["warn", "tripped"], ended: ["accent", "ended the run"], waiting: ["neutral", "not judged yet"] };
+/** The gate's conditions: when one of them ends (pauses) a run, the evidence degraded — shown as a failure. */
+const GATE_CONDITIONS = new Set(["coverage", "retry-debt", "protected", "parent"]);
 
 export function StopConditions({ conditions, status }: { conditions: Condition[]; status: string }) {
   return (
@@ -35,7 +37,7 @@ export function StopConditions({ conditions, status }: { conditions: Condition[]
               {c.current}
             </span>
             <span>
-              <Badge tone={STATE[c.state][0]}>{STATE[c.state][1]}</Badge>
+              <Badge tone={c.state === "ended" && GATE_CONDITIONS.has(c.id) ? "fail" : STATE[c.state][0]}>{c.state === "ended" && GATE_CONDITIONS.has(c.id) ? "paused the run" : STATE[c.state][1]}</Badge>
             </span>
           </li>
         ))}
@@ -50,7 +52,7 @@ const DIAGNOSTICS: { key: Exclude<keyof Diag, "update">; label: string; hint: st
   { key: "entropy", label: "Entropy", hint: "of the action distribution (nats); falling = more decided" },
   { key: "clipFraction", label: "Clip fraction", hint: "share of samples the clipped surrogate cut off", domain: [0, "auto"] },
   { key: "valueLoss", label: "Value loss", hint: "½ (V(s) − target)², mean over minibatches" },
-  { key: "explainedVariance", label: "Explained variance", hint: "1 − Var(return − V) / Var(return); 1 = perfect critic", domain: ["auto", 1] },
+  { key: "explainedVariance", label: "Explained variance", hint: "1 − Var(return − V) / Var(return); 1 = perfect critic" },
 ];
 
 export function Diagnostics({ points }: { points: Diag[] }) {
@@ -139,6 +141,7 @@ export function RunLabels({ runId, name, tags, restoredFrom }: { runId: string; 
   const trpc = useTRPC();
   const qc = useQueryClient();
   const canRun = useCan("training:run");
+  const router = useRouter();
   const [editing, setEditing] = useState(false);
   const [draftName, setDraftName] = useState(name ?? "");
   const [draftTags, setDraftTags] = useState(tags.join(", "));
@@ -146,6 +149,7 @@ export function RunLabels({ runId, name, tags, restoredFrom }: { runId: string; 
     trpc.trainers.labelRun.mutationOptions({
       onSuccess: () => {
         setEditing(false);
+        router.refresh(); // the page header shows the name
         return qc.invalidateQueries({ queryKey: trpc.trainers.getRun.queryKey({ runId }) });
       },
     }),
@@ -172,7 +176,9 @@ export function RunLabels({ runId, name, tags, restoredFrom }: { runId: string; 
     );
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="run-labels">
-      <span className="text-base font-semibold text-ink [overflow-wrap:anywhere]">{name ?? runId}</span>
+      {/* The name is the page's title; here it is only said when there is none. */}
+      {!name && <span className="text-sm text-ink-3">No name yet</span>}
+      {tags.length === 0 && <span className="text-sm text-ink-3">· no tags</span>}
       {tags.map((t) => (
         <Link key={t} href={`/training?tag=${encodeURIComponent(t)}`} className="rounded-full bg-panel-2 px-2 py-0.5 text-xs text-ink-2 hover:text-accent">
           #{t}
