@@ -7,6 +7,7 @@ import { createApiKey } from "@/server/auth/api-keys";
 import { openDatabase } from "@/server/db/client";
 import { resolveDbTarget } from "@/server/db/config";
 import { signInAs } from "./helpers/auth";
+import { shoot } from "./helpers/shoot";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 const DB = process.env.E2E_DATABASE_URL ?? "file:./.tmp/e2e/lightgate.db";
@@ -30,8 +31,8 @@ test.afterAll(() => {
   for (const c of helpers) c.kill("SIGTERM");
 });
 
-test("a trainer starts a PPO run from the form and watches it train live until its candidate appears", async ({ page }) => {
-  test.setTimeout(120_000);
+test("a trainer starts a PPO run from the form, watches the monitor live, names and tags it, restores a checkpoint and overlays both", async ({ page }) => {
+  test.setTimeout(300_000);
   await signInAs(page, "trainer");
   await page.goto("/training");
   await page.getByRole("link", { name: "Start a run" }).click();
@@ -42,8 +43,8 @@ test("a trainer starts a PPO run from the form and watches it train live until i
   await expect(page.getByText(/clipRange must be/)).toBeVisible();
   await expect(page.getByRole("button", { name: "Start run" })).toBeDisabled();
   await page.locator("#opt-clipRange").fill("0.2");
-  await page.locator("#opt-episodesPerUpdate").fill("8");
-  await page.getByLabel("Updates").fill("6");
+  await page.locator("#opt-episodesPerUpdate").fill("16");
+  await page.getByLabel("Updates").fill("20");
   await page.getByLabel("Seed").fill("e2e-seed");
   await expect(page.getByRole("button", { name: "Start run" })).toBeEnabled();
   await page.getByRole("button", { name: "Start run" }).click();
@@ -54,10 +55,45 @@ test("a trainer starts a PPO run from the form and watches it train live until i
   await expect.poll(async () => Number(await progress.getAttribute("aria-valuenow")), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
   const first = Number(await page.getByTestId("reward-curve").getAttribute("data-points"));
   await expect.poll(async () => Number(await page.getByTestId("reward-curve").getAttribute("data-points")), { timeout: 60_000 }).toBeGreaterThan(first);
-  await expect(page.getByTestId("run-status")).toHaveText("finished", { timeout: 60_000 });
+  // The monitor, live: PPO diagnostics charted, stop conditions with their current values, at both widths.
+  await expect(page.getByTestId("ppo-diagnostics").locator("[data-diagnostic]")).toHaveCount(5);
+  await expect(page.getByTestId("stop-conditions").locator('[data-condition="max-updates"]')).toContainText("20 updates");
+  await shoot(page, "training-monitor-live", ".tmp/screens/monitor");
+  await expect(page.getByTestId("run-status")).toHaveText("finished", { timeout: 90_000 });
   const candidate = page.getByTestId("run-candidates").getByRole("link");
   await expect(candidate).toHaveAttribute("href", /^\/candidates\/cand-/);
   await expect(page.getByText("Span coverage so far")).toBeVisible();
+  await expect(page.getByTestId("stop-conditions").locator('[data-condition="max-updates"]')).toHaveAttribute("data-state", "ended");
+  const sourceUrl = page.url();
+
+  // Name and tags, edited in place; the list filters by the tag.
+  await page.getByRole("button", { name: "Edit name and tags" }).click();
+  await page.getByRole("textbox", { name: "Name" }).fill("e2e baseline");
+  await page.getByLabel("Tags (comma-separated)").fill("E2E, baseline");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("e2e baseline");
+  await expect(page.getByTestId("run-labels").getByRole("link", { name: "#e2e" })).toBeVisible();
+
+  // Restore from the checkpoint at update 5: a new run that continues from there; the source stays finished.
+  await expect(page.getByTestId("checkpoints").locator("li")).toHaveCount(4); // updates 20, 15, 10 and 5
+  await page.getByRole("button", { name: "Restore from the checkpoint at update 5" }).click();
+  await page.getByLabel("Update budget of the new run").fill("12");
+  await page.getByRole("button", { name: "Restore into a new run" }).click();
+  await expect(page).not.toHaveURL(sourceUrl);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("e2e baseline @ update 5");
+  await expect(page.getByTestId("run-labels")).toContainText("restored from");
+  await expect(page.getByTestId("run-status")).toHaveText("finished", { timeout: 90_000 });
+  await expect(page.getByRole("progressbar", { name: "Updates done" })).toHaveAttribute("aria-valuenow", "12");
+
+  // Overlay both: tick them in the list (filtered by the tag both carry), open the comparison.
+  await page.goto("/training?tag=e2e");
+  const rows = page.getByTestId("runs-table").getByRole("checkbox");
+  await expect(rows).toHaveCount(2);
+  await rows.nth(0).check();
+  await rows.nth(1).check();
+  await page.getByTestId("compare-picked").click();
+  await expect(page.getByTestId("overlay-legend").locator("li")).toHaveCount(2);
+  await shoot(page, "training-overlay", ".tmp/screens/monitor");
 });
 
 test("a viewer sees the start form disabled with the reason", async ({ page }) => {

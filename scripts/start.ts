@@ -13,7 +13,7 @@ import pg from "pg";
 import { buildIsCurrent, writeBuildStamp } from "./build-stamp";
 import { demoSignInBanner, demoUsersEnabled, seedDemoUsers } from "../server/auth/demo-users";
 import { publicOrigin } from "../server/auth/origin";
-import { demoHelpers, prepareDemoWorld, type DemoWorld } from "../server/training/demo";
+import { demoHelpers, prepareDemoWorld, queueDemoRunWhenReady, type DemoWorld } from "../server/training/demo";
 
 const dev = process.argv.includes("--dev");
 const root = process.cwd();
@@ -86,6 +86,7 @@ async function main() {
   }
 
   const demo = process.env.LIGHTGATE_DEMO === "1" ? await prepareDemo(target) : null;
+  const demoStop = new AbortController();
   const children: ChildProcess[] = [];
   const server = spawn(path.join(root, "node_modules/.bin/tsx"), ["scripts/serve.ts", ...(dev ? ["--dev"] : [])], {
     stdio: ["ignore", "pipe", "inherit"],
@@ -105,13 +106,15 @@ async function main() {
         for (const h of demoHelpers(url, demo, !process.env.LIGHTGATE_VERBOSE)) {
           children.push(spawnHelper(h.script, h.args, { ...childEnv, LIGHTGATE_PARENT_PID: String(process.pid), ...h.env }));
         }
-        console.log(`  Demo: a continual PPO run is training on the support desk — watch it at ${signInOrigin}/training/${demo.runId}\n`);
+        console.log(`  Demo: an imitation run is training on the support desk (its candidate goes to the gate), then a live continual PPO run fine-tunes it — watch at ${signInOrigin}/training/${demo.runId}\n`);
+        void queueLiveRun(target, demoStop.signal);
       }
     }
     if (dev || process.env.LIGHTGATE_VERBOSE) process.stdout.write(text);
   });
 
   const stop = (signal: NodeJS.Signals) => {
+    demoStop.abort();
     for (const c of children) c.kill(signal);
   };
   process.on("SIGINT", () => stop("SIGINT"));
@@ -125,6 +128,19 @@ async function main() {
 /** `node --import tsx` (not the tsx binary) so a signal sent to this process's children reaches the script itself. */
 function spawnHelper(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", script, ...args], { stdio: ["ignore", process.env.LIGHTGATE_VERBOSE ? "inherit" : "ignore", "inherit"], env });
+}
+
+/** Demo mode: once the imitation run's candidate exists, the live fine-tuning run is queued from it. */
+async function queueLiveRun(target: DbTarget, signal: AbortSignal): Promise<void> {
+  const database = await openDatabase(target);
+  try {
+    const id = await queueDemoRunWhenReady(database, signal);
+    if (id) console.log(`  Demo: the live continual run ${id} is fine-tuning the imitation candidate\n`);
+  } catch (e) {
+    console.error(`demo: could not queue the live run: ${(e as Error).message}`);
+  } finally {
+    await database.close();
+  }
 }
 
 /** Demo mode: see prepareDemoWorld (reference candidates, the desk's gate datasets, service keys, the PPO run). */

@@ -27,7 +27,7 @@ export function ApprovalPanel({ candidateId }: { candidateId: string }) {
   return (
     <div className="space-y-4" data-testid="approval-panel">
       <Card
-        title={`Approval: ${STEP_LABELS[panel.step]} step`}
+        title={panel.pendingStep ? `Approval: ${STEP_LABELS[panel.pendingStep]} step` : "Approval: both steps approved"}
         description="Approving signs the digest of exactly the receipt shown here with your passkey."
         actions={<Badge tone={STATUS_TONE[panel.status]}>{panel.status}</Badge>}
       >

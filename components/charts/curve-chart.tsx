@@ -7,6 +7,9 @@ import { useMemo, useState } from "react";
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { debiasedEma, downsampleM4, type Point } from "@/lib/charts/smoothing";
 
+/** Two decimals read well for rewards; small figures (a KL of 0.04, a value loss of 0.043) need significant digits. */
+const tick = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v !== 0 && Math.abs(v) < 0.1 ? v.toPrecision(2) : v.toFixed(2));
+
 export type CurveSeries = { name: string; points: Point[]; color: string };
 export type CurveReference = { y: number; label: string; color?: string };
 
@@ -59,7 +62,7 @@ export function CurveChart({
           <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
             <CartesianGrid stroke="var(--lg-line)" strokeDasharray="3 3" vertical={false} />
             <XAxis dataKey="x" type="number" domain={["dataMin", "dataMax"]} tick={{ fill: "var(--lg-ink-3)", fontSize: 11 }} stroke="var(--lg-line)" label={{ value: xLabel, position: "insideBottomRight", offset: -2, fill: "var(--lg-ink-3)", fontSize: 11 }} />
-            <YAxis domain={yDomain ?? ["auto", "auto"]} tick={{ fill: "var(--lg-ink-3)", fontSize: 11 }} stroke="var(--lg-line)" width={44} tickFormatter={(v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2))} />
+            <YAxis domain={yDomain ?? ["auto", "auto"]} tick={{ fill: "var(--lg-ink-3)", fontSize: 11 }} stroke="var(--lg-line)" width={44} tickFormatter={tick} />
             <Tooltip
               contentStyle={{ background: "var(--lg-panel)", border: "1px solid var(--lg-line)", borderRadius: 6, fontSize: 12 }}
               labelStyle={{ color: "var(--lg-ink-3)" }}

@@ -24,14 +24,14 @@ export function RunsOverlay({ runIds, live = false }: { runIds: string[]; live?:
         xLabel="update"
         defaultSmoothing={0}
         showLegend={false}
-        series={q.data.map((r, i) => ({ name: r.id, color: RUN_COLORS[i % RUN_COLORS.length]!, points: r.curve.flatMap((p) => (p.validation === null ? [] : [{ x: p.update, y: p.validation }])) }))}
+        series={q.data.map((r, i) => ({ name: r.name ?? r.id, color: RUN_COLORS[i % RUN_COLORS.length]!, points: r.curve.flatMap((p) => (p.validation === null ? [] : [{ x: p.update, y: p.validation }])) }))}
         references={parent === null ? [] : [{ y: parent, label: "parent (validation)" }]}
       />
       <ul className="mt-3 grid gap-1 text-xs sm:grid-cols-2" data-testid="overlay-legend">
         {q.data.map((r, i) => (
           <li key={r.id} className="flex min-w-0 items-center gap-2">
             <span className="h-2.5 w-2.5 shrink-0 rounded-full" style={{ background: RUN_COLORS[i % RUN_COLORS.length] }} />
-            <Link href={`/training/${r.id}`} className="font-mono text-ink hover:text-accent">{r.id}</Link>
+            <Link href={`/training/${r.id}`} className={r.name ? "text-ink hover:text-accent" : "font-mono text-ink hover:text-accent"}>{r.name ?? r.id}</Link>
             <span className="truncate text-ink-3">
               {r.family} · {r.seed}
               {r.sweep ? ` · ${r.sweep.label}` : ""} · {r.status}

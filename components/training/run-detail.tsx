@@ -1,9 +1,10 @@
 "use client";
 
-// One training run, live: reward curves (raw + debiased-EMA smoothed; training batches and the
-// trainer's validation split, against the exact parent's level there), progress with ETA, span coverage and retry debt
-// so far, status with the pause reason, the controls the viewer's scopes allow, the candidates it produced
-// and what happened. Polls every second while the run is queued or running.
+// One training run, live (the training monitor): name and tags, reward curves (raw + debiased-EMA smoothed;
+// training batches and the trainer's validation split, against the exact parent's level there), PPO diagnostics,
+// stop conditions, progress with a steady ETA, span coverage and retry debt so far, status with the pause reason,
+// the controls the viewer's scopes allow, checkpoints (restore), the candidates it produced and what happened.
+// Polls every second while the run is queued or running.
 import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Pause, Play, Square } from "lucide-react";
@@ -16,6 +17,7 @@ import { Alert, Button } from "@/components/ui/form";
 import { JsonView } from "@/components/ui/json-view";
 import { Stat } from "@/components/ui/stat";
 import { percent, relativeTime, shortDigest, timestamp } from "@/components/ui/format";
+import { Checkpoints, Diagnostics, RunLabels, StopConditions } from "./run-monitor";
 import { HealthBadges, RunProgress, RunStatusBadge } from "./run-status";
 
 const LIVE = new Set(["queued", "running"]);
@@ -65,6 +67,9 @@ export function RunDetail({ runId }: { runId: string }) {
   return (
     <div className="space-y-4">
       <Card>
+        <div className="mb-3">
+          <RunLabels key={`${run.name}|${run.tags.join(",")}`} runId={run.id} name={run.name} tags={run.tags} restoredFrom={run.restoredFrom} />
+        </div>
         <div className="flex flex-wrap items-center justify-between gap-4">
           <div className="flex flex-wrap items-center gap-3">
             <RunStatusBadge status={run.status} reason={run.statusReason} />
@@ -96,7 +101,15 @@ export function RunDetail({ runId }: { runId: string }) {
         <Stat label="Parent on validation" value={run.parentHeldOutReward === null ? "—" : run.parentHeldOutReward.toFixed(3)} hint={`${run.heldOutCases} validation tasks (the exam stays locked)`} />
       </div>
 
-      <Card title="Reward" description="Faint: raw per update. Bold: debiased EMA. Dashed: the exact parent's level on the validation split (the trainer never sees the locked exam).">
+      <Card
+        title="Reward"
+        description="Faint: raw per update. Bold: debiased EMA. Dashed: the exact parent's level on the validation split (the trainer never sees the locked exam)."
+        actions={
+          <Link href={`/training/compare?runs=${run.restoredFrom ? `${run.id},${run.restoredFrom.runId}` : run.id}`} className="text-xs text-accent hover:underline">
+            Overlay with other runs
+          </Link>
+        }
+      >
         {training.length + heldOut.length === 0 ? (
           <p className="text-sm text-ink-3" data-testid="curve-empty">
             No update yet{run.status === "queued" ? " — waiting for a trainer worker" : ""}.
@@ -114,6 +127,13 @@ export function RunDetail({ runId }: { runId: string }) {
           </div>
         )}
       </Card>
+
+      <Diagnostics points={run.diagnostics} />
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        <StopConditions conditions={run.stopConditions} status={run.status} />
+        <Checkpoints runId={run.id} checkpoints={run.checkpoints} updatesTotal={run.updatesTotal} every={run.checkpointEvery} />
+      </div>
 
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Candidates" description="Published to the store and registered; each moved the agent's latest-candidate pointer only.">
@@ -160,6 +180,7 @@ export function RunDetail({ runId }: { runId: string }) {
           <Pinned label="Training data">{run.dataSnapshotId ?? "its own experience (task distribution)"}</Pinned>
           <Pinned label="Started by">{run.startedByName}</Pinned>
           <Pinned label="Last checkpoint">{run.lastCheckpoint ? `update ${run.lastCheckpoint.update} (every ${run.checkpointEvery})` : "none yet"}</Pinned>
+          {run.paceSeconds > 0 && <Pinned label="Pace">at least {run.paceSeconds} s between updates</Pinned>}
         </dl>
         <div className="mt-3">
           <JsonView value={run.config} />

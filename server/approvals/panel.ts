@@ -23,6 +23,9 @@ export type ApprovalPanel = {
   /** The verdict as people read it: STALE when only stale evidence stands in the way. */
   status: CandidateStatus;
   step: "canary" | "default";
+  /** The step still waiting on an approval, whatever step the verdict is about (stale evidence after the canary
+   * step was approved quarantines on the canary step, yet what is pending is the default step); null: both approved. */
+  pendingStep: "canary" | "default" | null;
   sentence: string;
   scoreGain: number | null;
   open: OpenCheck[];
@@ -36,6 +39,11 @@ export type ApprovalPanel = {
   canRerun: boolean;
   confirm: { pointer: { kind: string; from: ResourceRef | null; to: ResourceRef }; scope: string; boundary: CanaryBoundary };
 };
+
+function pendingStepOf(snap: ApprovalSnapshot): ApprovalPanel["pendingStep"] {
+  const approved = new Set(snap.receipt.approvals.filter((a) => a.decision === "approve").map((a) => a.step));
+  return !approved.has("canary") ? "canary" : !approved.has("default") ? "default" : null;
+}
 
 function nextStep(snap: ApprovalSnapshot): string | null {
   if (snap.situation.decided?.decision !== "approve" || snap.situation.open.length) return null;
@@ -61,6 +69,7 @@ export function panelOf(snap: ApprovalSnapshot, actor: Actor | null, viewer: Vie
     verdict: snap.report.verdict,
     status: candidateStatus(snap.report.verdict, snap.situation.open),
     step: snap.step,
+    pendingStep: pendingStepOf(snap),
     sentence: snap.report.sentence,
     scoreGain: snap.report.scoreGain,
     open: [...snap.situation.open],

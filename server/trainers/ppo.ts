@@ -17,6 +17,7 @@ import {
   type TrainerInit,
   type UpdateStats,
 } from "./algorithm";
+import { approxKl, explainedVariance } from "./diagnostics";
 import { softmaxInto, type SoftmaxLinearPolicy } from "./policy";
 import { RunningMeanStd, discountedReturns, normalizeRewards, rewardModelConfigSchema, stepRewards, type RunningStatsState } from "./reward-model";
 import { epsilonAt, epsilonScheduleSchema } from "./schedule";
@@ -118,6 +119,7 @@ class PpoTrainer implements Trainer {
     const oldLogP: number[] = [];
     const adv: number[] = [];
     const targets: number[] = [];
+    const predicted: number[] = [];
     let rewardSum = 0;
     used.forEach((t, k) => {
       rewardSum += stepRewards(t, cfg.reward.weights).reduce((a, b) => a + b, 0);
@@ -149,6 +151,7 @@ class PpoTrainer implements Trainer {
         oldLogP.push(s.logProb);
         adv.push(a[i]!);
         targets.push(ret[i]!);
+        predicted.push(values[i]!);
       });
     });
     const n = xs.length;
@@ -207,19 +210,18 @@ class PpoTrainer implements Trainer {
         if (cfg.valueBaseline) this.#step(this.#v, gradV, this.#optV, cfg.valueLearningRate);
       }
     }
+    const newLogP = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       const x = xs[i]!;
       dense.fill(0);
       for (let k = 0; k < x.idx.length; k++) dense[x.idx[k]!] = x.val[k]!;
       softmaxInto(this.#w, dense, p);
-      figures.approxKl += (oldLogP[i]! - Math.log(p[actions[i]!]!)) / n;
+      newLogP[i] = Math.log(p[actions[i]!]!);
     }
-    if (passes > 0) {
-      figures.policyLoss /= passes;
-      figures.valueLoss /= passes;
-      figures.entropy /= passes;
-      figures.clipFraction /= passes;
-    }
+    figures.approxKl = approxKl(oldLogP, newLogP);
+    if (passes > 0) for (const k of ["policyLoss", "valueLoss", "entropy", "clipFraction"] as const) figures[k] /= passes;
+    // How well V(s), as it was when the batch was collected, explained the targets it is then fitted to.
+    const ev = cfg.valueBaseline ? explainedVariance(targets, predicted) : null;
     this.updates++;
     return {
       update: this.updates,
@@ -228,7 +230,7 @@ class PpoTrainer implements Trainer {
       steps: n,
       meanEpisodeReward: used.length ? rewardSum / used.length : 0,
       epsilon: epsilonAt(cfg.exploration, this.updates),
-      figures,
+      figures: ev === null ? figures : { ...figures, explainedVariance: ev },
     };
   }
 

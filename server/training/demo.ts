@@ -1,8 +1,10 @@
 // What `npm start` in demo mode adds so a newcomer sees training happen within the first minute: API keys
 // for the runner and verifier processes it spawns, the desk's held-out and canary datasets published by its
-// policy owner (the exam its candidates are gated on, through those runners), and a short continual PPO run
-// on the support desk that publishes a candidate every few updates (the gate's stop conditions may pause it,
-// with the reason shown).
+// policy owner (the exam its candidates are gated on, through those runners), and two runs on the support desk:
+// an imitation run (supervised, on scripted-expert demonstrations) whose candidate the gate judges through the
+// runners — good enough to pass on that evidence, so the approve flow is reachable —, then a continual PPO run
+// fine-tuning that candidate, paced to one update every PACE seconds so it is still live hours later (it publishes
+// a candidate every CANDIDATE_EVERY updates, each gated; the gate's stop conditions may pause it, with the reason).
 import type { AuditActor } from "@/server/audit/audit-log";
 import { createApiKey } from "@/server/auth/api-keys";
 import type { Database } from "@/server/db/client";
@@ -12,6 +14,8 @@ import { publishDeskRegistry } from "@/server/desk/registry";
 import { seedReferenceDemo } from "@/server/receipts/reference-demo";
 import { currentEntries } from "@/server/receipts/registries";
 import { latestOf } from "@/server/receipts/versions";
+import { createSnapshot } from "@/server/datasets/snapshot";
+import { expertData } from "@/server/evaluations/setup";
 import { storeFor } from "@/server/store";
 import { startRun } from "./runs";
 
@@ -50,56 +54,119 @@ async function registeredDistribution(database: Database, agent: string): Promis
   return typeof body?.version === "string" ? body.version : "v2";
 }
 
-/** Queues the demo run unless one is already queued, running or paused (a restart resumes that one). */
-export async function ensureDemoRun(database: Database): Promise<string> {
-  const open = await database.db.trainingRun.findFirst({ where: { startedById: DEMO_ACTOR.id, status: { in: ["queued", "running", "paused"] } } });
-  if (open) return open.id;
+/** The fine-tuning run's pace and how often it publishes a candidate (each one gated through the runners). */
+const PACE_SECONDS = 15;
+const CANDIDATE_EVERY = 40;
+const IMITATION = "desk imitation";
+
+/**
+ * Queues the imitation run (3,000 scripted-expert demonstrations — a quarter from a sloppy novice — as a stored
+ * snapshot, up to 40 epochs) unless the demo already has one that did not fail. Continual, so its candidate is gated.
+ */
+export async function ensureImitationRun(database: Database): Promise<string> {
+  const existing = await database.db.trainingRun.findFirst({ where: { startedById: DEMO_ACTOR.id, family: "supervised", status: { not: "failed" } }, orderBy: { createdAt: "desc" } });
+  if (existing) return existing.id;
+  const snapshot = await createSnapshot(database, { name: `${DEMO_AGENT}/expert-demonstrations`, records: expertData(3_000, "demo-demonstrations").records, createdBy: DEMO_ACTOR.id });
   const run = await startRun(
     database,
     storeFor(database),
     {
       agent: DEMO_AGENT,
-      family: "ppo",
-      config: { episodesPerUpdate: 32, toolFailureRate: 0.05, maxAttempts: 3 },
-      seed: `demo-${new Date().toISOString().slice(0, 10)}`,
+      family: "supervised",
+      // Only the demonstrations scored ≥ 0.9 (the sloppy novice's mostly fall out), weighted by quality.
+      config: { maxEpochs: 40, qualityFiltering: { minQuality: 0.9 }, weighting: "quality", earlyStopping: { patience: 5 } },
+      seed: "demo-imitation",
       environment: "support-desk",
       distribution: await registeredDistribution(database, DEMO_AGENT),
-      updates: 60,
+      dataSnapshotId: snapshot.id,
+      updates: 40,
       checkpointEvery: 5,
       continual: true,
-      candidateEvery: 5,
+      candidateEvery: 40,
       heldOutCases: 200,
       retryBudget: 100,
+      name: IMITATION,
+      tags: ["demo", "imitation"],
     },
     DEMO_ACTOR,
   );
   return run.id;
 }
 
+/**
+ * Queues the live run — continual PPO fine-tuning the imitation run's candidate, gently (small steps, little
+ * exploration, so it refines rather than forgets), paced — once that candidate exists; null until then. A run
+ * already queued, running or paused is kept (a restart resumes it).
+ */
+export async function ensureDemoRun(database: Database): Promise<string | null> {
+  const open = await database.db.trainingRun.findFirst({ where: { startedById: DEMO_ACTOR.id, family: "ppo", status: { in: ["queued", "running", "paused"] } } });
+  if (open) return open.id;
+  const imitation = await database.db.trainingRun.findFirst({ where: { startedById: DEMO_ACTOR.id, family: "supervised", status: "finished" }, orderBy: { createdAt: "desc" } });
+  const parent = imitation && (await database.db.candidate.findFirst({ where: { trainingRunId: imitation.id }, orderBy: { createdAt: "desc" } }));
+  if (!parent) return null;
+  const run = await startRun(
+    database,
+    storeFor(database),
+    {
+      agent: DEMO_AGENT,
+      family: "ppo",
+      config: { episodesPerUpdate: 32, toolFailureRate: 0.05, maxAttempts: 3, learningRate: 0.01, exploration: { epsilonStart: 0.05, epsilonEnd: 0.02, epsilonDecay: 0.9 } },
+      seed: `demo-${new Date().toISOString().slice(0, 10)}`,
+      environment: "support-desk",
+      distribution: await registeredDistribution(database, DEMO_AGENT),
+      parent: { resourcesId: parent.resourcesId, version: parent.version },
+      updates: 10_000,
+      checkpointEvery: 5,
+      continual: true,
+      candidateEvery: CANDIDATE_EVERY,
+      heldOutCases: 200,
+      retryBudget: 100,
+      paceSeconds: PACE_SECONDS,
+      name: "desk fine-tune (live)",
+      tags: ["demo", "continual", "ppo"],
+    },
+    DEMO_ACTOR,
+  );
+  return run.id;
+}
+
+/** Polls until the imitation run's candidate exists, then queues the live run; resolves with its id (null if aborted). */
+export async function queueDemoRunWhenReady(database: Database, signal: AbortSignal, pollMs = 2_000): Promise<string | null> {
+  while (!signal.aborted) {
+    const id = await ensureDemoRun(database);
+    if (id) return id;
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+  return null;
+}
+
 export type DemoWorld = { runnerKey: string; verifierKey: string; runId: string };
 
 /**
  * Demo mode's world: the reference candidates at the gate (evidence ages counted from `now`), the desk's
- * gate datasets published by the policy owner who seeds its registries, a key per service, and the
- * continual PPO run (queued). Its candidates reach the gate on their own: the worker runs with --gates.
+ * gate datasets published by the policy owner who seeds its registries, a key per service, and the imitation
+ * run (queued; `runId`). Its candidate reaches the gate on its own (the worker runs with --gates);
+ * queueDemoRunWhenReady then starts the live fine-tuning run from it.
  */
 export async function prepareDemoWorld(database: Database, now = new Date()): Promise<DemoWorld> {
   await seedReferenceDemo(database, { now });
   await ensureDeskGate(database);
-  return { runnerKey: await demoRunnerKey(database), verifierKey: await demoVerifierKey(database), runId: await ensureDemoRun(database) };
+  return { runnerKey: await demoRunnerKey(database), verifierKey: await demoVerifierKey(database), runId: await ensureImitationRun(database) };
 }
 
 export type DemoHelper = { script: string; args: string[]; env: Record<string, string> };
 
 /**
- * The processes demo mode runs beside the server: the trainer worker (also running gate runs), two runners
- * (serving training and gate rollouts, canary effects into the Ticket DB) and the verifier re-reading those
- * tickets. Each service gets only its own key: the verifier never holds the runners'.
+ * The processes demo mode runs beside the server: two trainer workers (the first also running gate runs; the
+ * second keeps runs a person starts from waiting behind the paced live run, which holds its worker for hours),
+ * two runners (serving training and gate rollouts, canary effects into the Ticket DB) and the verifier
+ * re-reading those tickets. Each service gets only its own key: the verifier never holds the runners'.
  */
 export function demoHelpers(url: string, world: Pick<DemoWorld, "runnerKey" | "verifierKey">, quiet: boolean): DemoHelper[] {
   const q = quiet ? ["--quiet"] : [];
   return [
     { script: "scripts/worker.ts", args: ["--id", "demo-trainer", "--gates", ...q], env: {} },
+    { script: "scripts/worker.ts", args: ["--id", "demo-trainer-2", ...q], env: {} },
     ...[1, 2].map((i) => ({ script: "scripts/runner.ts", args: ["--url", url, "--id", `demo-runner-${i}`, ...q], env: { LIGHTGATE_RUNNER_KEY: world.runnerKey } })),
     { script: "scripts/verifier.ts", args: ["--url", url, ...q], env: { LIGHTGATE_VERIFIER_KEY: world.verifierKey } },
   ];

@@ -31,9 +31,13 @@ export type StartRunInput = {
   candidateEvery?: number | null;
   heldOutCases: number;
   retryBudget: number;
+  name?: string | null;
+  tags?: readonly string[];
+  /** Minimum seconds between updates (default 0). */
+  paceSeconds?: number;
 };
 
-const runLock = (id: string) => `training-run:${id}`;
+export const runLock = (id: string) => `training-run:${id}`;
 
 /** A run checked and pinned, ready to be recorded (inside the caller's transaction, with others if need be). */
 export type PreparedRun = { input: StartRunInput; config: unknown; pins: RunPins; snapshotId: string | null; revision: string; parentRef: ParentRef };
@@ -88,6 +92,9 @@ export async function insertRun(tx: Tx, p: PreparedRun, actor: AuditActor) {
     data: {
       id: newId("run"),
       agent: input.agent,
+      name: input.name?.trim() || null,
+      tags: joinTags(input.tags ?? []),
+      paceSeconds: input.paceSeconds ?? 0,
       family: input.family,
       config: canonicalJson(config),
       seed: input.seed,
@@ -135,6 +142,30 @@ export async function changeRunStatus(database: Database, runId: string, change:
       });
       await tx.trainingEvent.create({ data: { id: newId("tev"), runId, kind: change, message: `${t.verb} by ${actor.name}` } });
       await appendAudit(tx, { actor, action: t.action, target: { type: "training_run", id: runId }, before: { status: run.status }, after: { status: t.to } });
+      return updated;
+    },
+    { locks: [AUDIT_LOCK, runLock(runId)] },
+  );
+}
+
+/** Stored ",a,b," → ["a", "b"]. */
+export const splitTags = (stored: string): string[] => stored.split(",").filter(Boolean);
+/** Lower-cased, trimmed, de-duplicated and sorted, stored as ",a,b," (the shape listRuns filters with `contains`). */
+export const joinTags = (tags: readonly string[]): string => {
+  const clean = [...new Set(tags.map((t) => t.trim().toLowerCase()).filter(Boolean))].sort();
+  return clean.length ? `,${clean.join(",")},` : "";
+};
+
+/** Renames and re-tags a run (W&B's editable run name and tags), with its audit row. */
+export async function labelRun(database: Database, runId: string, label: { name: string | null; tags: readonly string[] }, actor: AuditActor) {
+  return database.transaction(
+    async (tx) => {
+      const run = await tx.trainingRun.findUnique({ where: { id: runId } });
+      if (!run) throw new DomainError("NOT_FOUND", `runId: no training run ${runId}`, "runId");
+      const name = label.name?.trim() || null;
+      const tags = joinTags(label.tags);
+      const updated = await tx.trainingRun.update({ where: { id: runId }, data: { name, tags } });
+      await appendAudit(tx, { actor, action: "training.label", target: { type: "training_run", id: runId }, before: { name: run.name, tags: splitTags(run.tags) }, after: { name, tags: splitTags(tags) } });
       return updated;
     },
     { locks: [AUDIT_LOCK, runLock(runId)] },

@@ -131,7 +131,7 @@ export async function getSweep(database: Database, id: string): Promise<SweepRep
   return { id, name: sweep.name, family: sweep.family, mode: sweep.mode, request: JSON.parse(sweep.request) as Json, createdBy: sweep.createdBy, createdAt: sweep.createdAt, parentValidation: parent, configs };
 }
 
-export type RunCurve = { id: string; family: string; seed: string; status: string; config: Json; sweep: { id: string; label: string } | null; parentValidation: number | null; curve: { update: number; meanReward: number | null; validation: number | null }[] };
+export type RunCurve = { id: string; name: string | null; family: string; seed: string; status: string; config: Json; sweep: { id: string; label: string } | null; parentValidation: number | null; curve: { update: number; meanReward: number | null; validation: number | null }[] };
 
 /** Curves of any runs, to overlay (in the order asked; an unknown id is refused, naming it). */
 export async function compareRuns(database: Database, runIds: readonly string[]): Promise<RunCurve[]> {
@@ -145,6 +145,7 @@ export async function compareRuns(database: Database, runIds: readonly string[])
     const link = links.get(id);
     return {
       id,
+      name: r.name,
       family: r.family,
       seed: r.seed,
       status: r.status,

@@ -146,6 +146,7 @@ export class TrainerWorker {
       // SQLite calls resolve as microtasks: yield to timers and I/O once per update so the process stays responsive.
       await new Promise((r) => setImmediate(r));
       if (!(await keepGoing())) return this.#release(run.id, session);
+      if (run.paceSeconds > 0 && !(await this.#pace(run))) return this.#release(run.id, session);
       const step = await session.step(keepGoing);
       if (!step) return this.#release(run.id, session);
       rollups.push(...step.rollups);
@@ -168,10 +169,10 @@ export class TrainerWorker {
         const reason = decision.reasons.map((r) => r.sentence).join(" ");
         await this.#checkpoint(run.id, session);
         await this.#db.trainingRun.updateMany({ where: { id: run.id, workerId: this.workerId }, data: { status: "paused", statusReason: `stop condition: ${reason}`, workerId: null, leaseUntil: null } });
-        await this.#event(run.id, "paused", `paused by the gate's stop conditions: ${reason}`, decision);
+        await this.#event(run.id, "paused", `paused by the gate's stop conditions: ${reason}`, { ...decision, window: windows.at(-1) });
         return;
       }
-      await this.#event(run.id, "evidence", decision.usefulProgress ? "evidence healthy; reward rising" : "evidence healthy", decision);
+      await this.#event(run.id, "evidence", decision.usefulProgress ? "evidence healthy; reward rising" : "evidence healthy", { ...decision, window: windows.at(-1) });
     }
     await this.#checkpoint(run.id, session);
     if (!(await keepGoing())) return this.#release(run.id, session);
@@ -189,11 +190,12 @@ export class TrainerWorker {
   async #publish(run: RunRow, session: RunSession, ctx: RunContext) {
     const published = await publishCandidate(this.database, this.store, { run, update: session.updates, facts: session.facts, candidate: session.candidate(), parent: ctx.parentRef, heldOut: ctx.heldOut, actor: this.#actor });
     await this.#event(run.id, "candidate", `candidate ${published.candidateId} (${published.resourcesId} v${published.version}) after update ${session.updates}`, published);
-    if (!run.continual || !STORE_COLLECTED.includes(run.family as FamilyName)) return;
-    // Subscribed to the gate: the runners run the candidate itself on validation rollouts (its stage-2
-    // evidence), then a gate run is requested; a gate worker (runPendingGates) seals stage 3.
+    // Subscribed to the gate (any continual run whose candidate is a policy, however it learned): the runners run
+    // the candidate itself on validation rollouts (its stage-2 evidence), then a gate run is requested; a gate
+    // worker (runPendingGates) seals stage 3.
+    const policy = (session.candidate() as unknown as { policy?: unknown }).policy;
+    if (!run.continual || !isPolicy(policy)) return;
     const c = session.facts.algorithm.config as { toolFailureRate?: number; maxAttempts?: number };
-    const policy = (session.candidate() as unknown as { policy: Policy }).policy;
     const req = { runId: run.id, update: session.updates, environment: run.environment, distribution: run.distribution, seed: run.seed, episodes: VALIDATION_EPISODES, toolFailureRate: c.toolFailureRate ?? 0, maxAttempts: c.maxAttempts ?? 3, policy, expectedFamilies: session.facts.expectedEvidence.spanFamilies };
     const validated = await collectThroughStore(this.store, { ...req, resourcesId: published.resourcesId, mode: "val" }, () => this.holds(run.id));
     if (!validated) return;
@@ -205,6 +207,17 @@ export class TrainerWorker {
       if (!(e instanceof DomainError)) throw e;
       await this.#event(run.id, "gate", `no gate run for ${published.candidateId}: ${e.message}`);
     }
+  }
+
+  /** Waits until the run's pace allows its next update, renewing the lease; false when the run was let go meanwhile. */
+  async #pace(run: RunRow): Promise<boolean> {
+    const last = await this.#db.trainingMetric.findFirst({ where: { runId: run.id }, orderBy: { update: "desc" }, select: { at: true } });
+    const due = (last?.at.getTime() ?? 0) + run.paceSeconds * 1000;
+    while (Date.now() < due) {
+      await new Promise((r) => setTimeout(r, Math.min(1_000, due - Date.now())));
+      if (!(await this.holds(run.id))) return false;
+    }
+    return true;
   }
 
   async #parentLoads(ctx: RunContext): Promise<boolean> {

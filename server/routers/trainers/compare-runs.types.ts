@@ -14,6 +14,7 @@ export const ZCompareRunsInput = z
 export const ZCompareRunsOutput = z.array(
   z.object({
     id: z.string(),
+    name: z.string().nullable(),
     family: z.string(),
     seed: z.string(),
     status: z.string(),

@@ -8,6 +8,8 @@ export const ZRunHealth = z.object({ active: z.boolean(), usefulProgress: z.bool
 
 export const ZRunSummary = z.object({
   id: z.string(),
+  name: z.string().nullable(),
+  tags: z.array(z.string()),
   agent: z.string(),
   family: z.string(),
   environment: z.string(),

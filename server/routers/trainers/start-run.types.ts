@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { int32 } from "@/lib/validation/integers";
 import { FAMILY_NAMES } from "@/server/trainers/family";
+import { ZTag } from "./label-run.types";
 
 export const ZStartRunInput = z
   .object({
@@ -19,6 +20,8 @@ export const ZStartRunInput = z
     candidateEvery: int32(1, { min: "candidateEvery must be ≥ 1" }).nullable().optional(),
     heldOutCases: z.number().int().min(20, "heldOutCases must be ≥ 20").max(2_000, "heldOutCases must be ≤ 2000").default(200),
     retryBudget: int32(0, { min: "retryBudget must be ≥ 0" }).default(100),
+    name: z.string().max(120, "name must be at most 120 characters").nullable().optional(),
+    tags: z.array(ZTag).max(12, "at most 12 tags").optional(),
   })
   .strict();
 

@@ -4,6 +4,7 @@
 // (ε of the schedule mixed in), then `epochs` passes of shuffled minibatches. The actor is the policy
 // resource (`mlp-softmax`); the critic and the optimizer's moments live in the checkpoint.
 import { z } from "zod";
+import { approxKl, explainedVariance } from "../diagnostics";
 import { Rng, type RngState } from "@/server/environments/prng";
 import { POLICY_SPAN_FAMILIES, policyCandidate, type AnyEnvironment, type FamilyDefinition, type FamilySession, type FamilyStart } from "../family";
 import { assertPolicyFits, type MlpPolicy, type Policy } from "../policy";
@@ -103,6 +104,7 @@ class PpoMlpSession implements FamilySession {
     const oldLogP: number[] = [];
     const adv: number[] = [];
     const ret: number[] = [];
+    const predicted: number[] = [];
     let rewardSum = 0;
     used.forEach((t, k) => {
       const r = rewards[k]!;
@@ -121,6 +123,7 @@ class PpoMlpSession implements FamilySession {
         oldLogP.push(st.logProb);
         adv.push(a[i]!);
         ret.push(a[i]! + values[i]!);
+        predicted.push(values[i]!);
       });
     });
     const n = rows.length;
@@ -134,7 +137,7 @@ class PpoMlpSession implements FamilySession {
     const criticNet = toVariables(s.critic);
     const opt = await adam(cfg.learningRate, s.optimizer);
     const rng = Rng.fromState(s.rng);
-    const figures = { policyLoss: 0, valueLoss: 0, entropy: 0, gradNorm: 0, minibatches: 0 };
+    const figures = { policyLoss: 0, valueLoss: 0, entropy: 0, clipFraction: 0, gradNorm: 0, minibatches: 0 };
     const order = Array.from({ length: n }, (_, i) => i);
     const nA = env.actions.length;
     for (let epoch = 0; epoch < cfg.epochs && n > 0; epoch++) {
@@ -155,7 +158,9 @@ class PpoMlpSession implements FamilySession {
             const policyLoss = tf.neg(tf.mean(surrogate)) as Scalar;
             const entropy = tf.neg(tf.mean(tf.sum(tf.mul(tf.exp(logp), logp), 1))) as Scalar;
             const valueLoss = tf.mul(0.5, tf.mean(tf.square(tf.sub(tf.squeeze(forward(criticNet, x), [1]), R)))) as Scalar;
-            Object.assign(parts, { policyLoss: tf.keep(policyLoss), entropy: tf.keep(entropy), valueLoss: tf.keep(valueLoss) });
+            // SB3's clip fraction: the share of samples whose ratio left [1 − clip, 1 + clip].
+            const clipFraction = tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), cfg.clipRange), "float32")) as Scalar;
+            Object.assign(parts, { policyLoss: tf.keep(policyLoss), entropy: tf.keep(entropy), valueLoss: tf.keep(valueLoss), clipFraction: tf.keep(clipFraction) });
             return tf.add(tf.sub(policyLoss, tf.mul(cfg.entropyCoefficient, entropy)), tf.mul(cfg.valueCoefficient, valueLoss)) as Scalar;
           }, [...actor.vars, ...criticNet.vars], cfg.maxGradNorm);
           figures.gradNorm += norm;
@@ -167,6 +172,8 @@ class PpoMlpSession implements FamilySession {
         });
       }
     }
+    // Approximate KL between the policy that acted and the updated one, on the same samples.
+    const newLogP = n ? tf.tidy(() => tf.sum(tf.mul(tf.logSoftmax(forward(actor, inputBatch(rows, inputs.length))), tf.oneHot(tf.tensor1d(actions, "int32"), nA)), 1).dataSync()) : new Float32Array(0);
     s.actor = fromVariables(actor);
     s.critic = fromVariables(criticNet);
     s.optimizer = await optimizerState(opt);
@@ -175,7 +182,9 @@ class PpoMlpSession implements FamilySession {
     s.rng = rng.state();
     s.updates++;
     const m = Math.max(1, figures.minibatches);
-    this.#last = { meanEpisodeReward: used.length ? rewardSum / used.length : 0, epsilon: epsilonAt(cfg.exploration, s.updates), skippedIncomplete: skipped, retries: batch.retries, coverage: batch.window.coverage, steps: n, policyLoss: figures.policyLoss / m, valueLoss: figures.valueLoss / m, entropy: figures.entropy / m, gradNorm: figures.gradNorm / m };
+    this.#last = { meanEpisodeReward: used.length ? rewardSum / used.length : 0, epsilon: epsilonAt(cfg.exploration, s.updates), skippedIncomplete: skipped, retries: batch.retries, coverage: batch.window.coverage, steps: n, policyLoss: figures.policyLoss / m, valueLoss: figures.valueLoss / m, entropy: figures.entropy / m, clipFraction: figures.clipFraction / m, gradNorm: figures.gradNorm / m, approxKl: approxKl(oldLogP, newLogP) };
+    const ev = explainedVariance(ret, predicted);
+    if (ev !== null) this.#last.explainedVariance = ev;
     return { update: s.updates, finished: false, figures: this.#last };
   }
 

@@ -49,6 +49,7 @@ describeEachDialect("approvals on stored receipts", (dialect) => {
     expect(await database.db.auditEvent.count({ where: { action: "approval.canary.refused", targetId: candidateId } })).toBe(1);
     const panel = await approvalPanel(database.db, receiptSource, rosa.actor, candidateId);
     expect(panel.panel.availability).toMatchObject({ enabled: false, reason: expect.stringMatching(/checks 1, 4 and 5 are stale/) });
+    expect(panel.panel.pendingStep).toBe("canary");
 
     // the gate is re-run against evaluator v4 (a new stage 3): fresh again, and the signed approval commits
     const stage3 = (await loadReceipt(database, candidateId)).receipt!.stage3!;
@@ -66,6 +67,9 @@ describeEachDialect("approvals on stored receipts", (dialect) => {
 
     // evaluator v5: stale again — rolling the canary back to the tested exact parent is still allowed
     await bumpEvaluator("5");
+    // Stale quarantines on the canary step, but the canary step is approved: the card names the default step.
+    const stale = (await approvalPanel(database.db, receiptSource, rosa.actor, candidateId)).panel;
+    expect([stale.step, stale.pendingStep]).toEqual(["canary", "default"]);
     const rb = await beginRollback(database, rosa.actor, { agent: AGENT, pointer: "canary", toDigest: PARENT.digest, reason: "evaluator v5 disagrees" }, { source: receiptSource });
     await finishRollback(database, rosa.actor, { payload: rb.payload, response: rosa.key.assert(rb.options!) }, { source: receiptSource });
     expect(await readPointer(database.db, AGENT, "canary")).toMatchObject({ digest: PARENT.digest });

@@ -22,7 +22,9 @@ describeEachDialect("demo mode's world", (dialect) => {
       [`${DEMO_AGENT}/held-out`, "held_out", 60, DESK_POLICY_OWNER.id],
     ]);
     const run = await database.db.trainingRun.findUniqueOrThrow({ where: { id: world.runId } });
-    expect([run.agent, run.startedById]).toEqual([DEMO_AGENT, DEMO_ACTOR.id]);
+    // First the imitation run on a stored snapshot of expert demonstrations; the live run waits for its candidate.
+    expect([run.agent, run.startedById, run.family, run.continual, run.name]).toEqual([DEMO_AGENT, DEMO_ACTOR.id, "supervised", true, "desk imitation"]);
+    expect(run.dataSnapshotId).toMatch(/^ds-/);
     expect(run.startedById).not.toBe(DESK_POLICY_OWNER.id); // the learner does not write its own exam
     // The rules the gate judges the demo's candidates by, published by the same policy owner: the runner-scored
     // evaluator, a contract per desk tool with its side effects, the distribution with its digest.
@@ -36,12 +38,13 @@ describeEachDialect("demo mode's world", (dialect) => {
     const helpers = demoHelpers("http://127.0.0.1:3000", world, true);
     expect(helpers.map((h) => [h.script, Object.keys(h.env)])).toEqual([
       ["scripts/worker.ts", []],
+      ["scripts/worker.ts", []],
       ["scripts/runner.ts", ["LIGHTGATE_RUNNER_KEY"]],
       ["scripts/runner.ts", ["LIGHTGATE_RUNNER_KEY"]],
       ["scripts/verifier.ts", ["LIGHTGATE_VERIFIER_KEY"]],
     ]);
     expect(helpers[0]!.args).toContain("--gates");
-    expect(helpers[3]!.env.LIGHTGATE_VERIFIER_KEY).toBe(world.verifierKey);
+    expect(helpers[4]!.env.LIGHTGATE_VERIFIER_KEY).toBe(world.verifierKey);
 
     // A second start: the same exam (no new datasets), fresh keys, the old ones revoked.
     const again = await prepareDemoWorld(database, new Date());

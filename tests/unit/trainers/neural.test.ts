@@ -30,6 +30,12 @@ describe("MLP policies", () => {
     for (const v of out) expect(v).toBeCloseTo(1 / desk.actions.length, 12);
 
     const { result } = await train("ppo-mlp", { episodesPerUpdate: 32 }, 1);
+    // The monitor's diagnostics, computed by the MLP trainer too: a fresh critic (random init) explains little.
+    const f = result.history[0]!.figures;
+    expect(f.approxKl).toBeGreaterThan(0);
+    expect(f.clipFraction).toBeGreaterThanOrEqual(0);
+    expect(f.clipFraction).toBeLessThanOrEqual(1);
+    expect(f.explainedVariance).toBeLessThan(0.5);
     const trained = policyOf(result.candidate);
     const tf = await tfCpu();
     const net = toVariables(trained.network);

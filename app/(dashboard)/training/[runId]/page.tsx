@@ -13,10 +13,12 @@ export default async function RunPage({ params }: { params: Promise<{ runId: str
   const actor = await requireActor();
   if (!actorCan(actor, "dashboard:read")) return <NotAllowed scope="dashboard:read" />;
   const { runId } = await params;
-  if (!(await (await getDatabase()).db.trainingRun.findUnique({ where: { id: runId }, select: { id: true } }))) notFound();
+  const run = await (await getDatabase()).db.trainingRun.findUnique({ where: { id: runId }, select: { id: true, name: true } });
+  if (!run) notFound();
   return (
     <>
-      <PageHeader eyebrow="Training run" title={runId} />
+      {/* The run's name when it has one (W&B's display name), its id beneath. */}
+      <PageHeader eyebrow="Training run" title={run.name ?? runId} description={run.name ? <span className="font-mono text-xs">{runId}</span> : undefined} />
       <RunDetail runId={runId} />
     </>
   );
