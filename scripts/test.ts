@@ -2,9 +2,15 @@
 // PostgreSQL), then end-to-end (Playwright in Debian's Chromium against a production build).
 // Ends with one summary line: "N passed, N failed, N skipped".
 //   npm test -- --only=unit|e2e   run one layer;   npm test -- <vitest filter>   narrow Vitest
+//
+// The layers share nothing (Vitest opens its own databases and ports; the e2e servers run on .tmp/e2e and
+// ports 3210+), and on two cores no one of them keeps both busy — Vitest's suites wait on servers and child
+// processes much of the time. So they run side by side: type-check, lint and the production build first, then
+// Vitest beside the e2e. Vitest streams to the terminal; every other step's output goes to .tmp/test-logs/
+// and is printed, whole, when the step ends.
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { buildIsCurrent, writeBuildStamp } from "./build-stamp";
 
 const root = process.cwd();
@@ -13,20 +19,37 @@ const args = process.argv.slice(2);
 const only = args.find((a) => a.startsWith("--only="))?.split("=")[1];
 const filters = args.filter((a) => !a.startsWith("--"));
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1" };
-fs.mkdirSync(path.join(root, ".tmp"), { recursive: true });
+const logs = path.join(root, ".tmp/test-logs");
+fs.mkdirSync(logs, { recursive: true });
 
 type Tally = { passed: number; failed: number; skipped: number };
 const total: Tally = { passed: 0, failed: 0, skipped: 0 };
 const failures: string[] = [];
+const t0 = Date.now();
+const clock = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
 
-function step(name: string, cmd: string, cmdArgs: string[], extraEnv: Record<string, string> = {}): boolean {
-  const t0 = Date.now();
-  console.log(`\n━━ ${name} ━━`);
-  const r = spawnSync(cmd, cmdArgs, { stdio: "inherit", env: { ...env, ...extraEnv } });
-  const ok = r.status === 0;
-  console.log(`━━ ${name}: ${ok ? "ok" : `FAILED (exit ${r.status ?? r.signal})`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  if (!ok) failures.push(name);
-  return ok;
+/** Runs one step; `streamed` steps write to the terminal, the others to a log printed when they end. */
+function step(name: string, cmd: string, cmdArgs: string[], opts: { extraEnv?: Record<string, string>; streamed?: boolean } = {}): Promise<boolean> {
+  const started = Date.now();
+  const log = path.join(logs, `${name.replace(/[^a-z0-9]+/gi, "-")}.log`);
+  const out = opts.streamed ? "inherit" : fs.openSync(log, "w");
+  console.log(`\n━━ ${name} ━━ (started at ${clock()}${opts.streamed ? "" : `; output when it ends`})`);
+  return new Promise((resolve) => {
+    const child = spawn(cmd, cmdArgs, { stdio: ["ignore", out, out], env: { ...env, ...opts.extraEnv } });
+    const done = (code: number | null, signal: string | null) => {
+      if (typeof out === "number") fs.closeSync(out);
+      const ok = code === 0;
+      if (!opts.streamed) console.log(`\n━━ ${name}: output ━━\n${fs.readFileSync(log, "utf8").trimEnd()}`);
+      console.log(`━━ ${name}: ${ok ? "ok" : `FAILED (exit ${code ?? signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s (at ${clock()})`);
+      if (!ok) failures.push(name);
+      resolve(ok);
+    };
+    child.on("error", (e) => {
+      console.log(`━━ ${name}: could not start: ${e.message}`);
+      done(null, "spawn error");
+    });
+    child.on("close", done);
+  });
 }
 
 function readVitest(file: string) {
@@ -45,35 +68,50 @@ function readPlaywright(file: string) {
   total.skipped += j.stats.skipped;
 }
 
-let typesChecked = false;
-if (!only) {
-  step("generate Prisma clients", bin("tsx"), ["scripts/db/generate.ts"]);
-  typesChecked = step("type-check", bin("tsc"), ["--noEmit"]);
-  step("lint", bin("eslint"), ["--max-warnings", "0", "."]);
-}
-if (!only || only === "unit") {
-  const out = path.join(root, ".tmp/vitest.json");
-  fs.rmSync(out, { force: true });
-  step("unit + integration (vitest)", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...filters]);
-  readVitest(out);
-}
-if (!only || only === "e2e") {
-  let built = buildIsCurrent(root);
-  if (!built) {
-    built = step("next build", bin("next"), ["build"], { NODE_ENV: "production", ...(typesChecked ? { LIGHTGATE_BUILD_TYPES_CHECKED: "1" } : {}) });
-    if (built) writeBuildStamp(root);
-  }
-  if (built) {
-    const out = path.join(root, ".tmp/playwright.json");
-    fs.rmSync(out, { force: true });
-    step("end-to-end (playwright, chromium)", bin("playwright"), ["test"], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
-    readPlaywright(out);
-  }
+/** The production build the e2e runs against, unless the sources are unchanged since the last one. */
+async function build(typesCheckedHere: boolean): Promise<boolean> {
+  if (buildIsCurrent(root)) return true;
+  // When this run type-checks the project itself, the build need not check the same code again.
+  const ok = await step("next build", bin("next"), ["build"], { extraEnv: { NODE_ENV: "production", ...(typesCheckedHere ? { LIGHTGATE_BUILD_TYPES_CHECKED: "1" } : {}) } });
+  if (ok) writeBuildStamp(root);
+  return ok;
 }
 
-if (failures.length) console.log(`\nFailed steps: ${failures.join(", ")}`);
-// A failed step counts in the closing line too: type-check, lint and build always; a test step when its
-// report shows no failing test (it crashed, or its server never started).
-const failed = total.failed + failures.filter((f) => !f.startsWith("unit") && !f.startsWith("end-to-end")).length + (total.failed === 0 ? failures.filter((f) => f.startsWith("unit") || f.startsWith("end-to-end")).length : 0);
-console.log(`\n${total.passed} passed, ${failed} failed, ${total.skipped} skipped`);
-process.exit(failures.length ? 1 : 0);
+async function vitest() {
+  const out = path.join(root, ".tmp/vitest.json");
+  fs.rmSync(out, { force: true });
+  await step("unit + integration (vitest)", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...filters], { streamed: true });
+  readVitest(out);
+}
+
+async function e2e(streamed: boolean) {
+  const out = path.join(root, ".tmp/playwright.json");
+  fs.rmSync(out, { force: true });
+  await step("end-to-end (playwright, chromium)", bin("playwright"), ["test"], { extraEnv: { PLAYWRIGHT_JSON_OUTPUT_NAME: out }, streamed });
+  readPlaywright(out);
+}
+
+async function main() {
+  if (only === "unit") await vitest();
+  else if (only === "e2e") {
+    if (await build(false)) await e2e(true);
+  } else {
+    await step("generate Prisma clients", bin("tsx"), ["scripts/db/generate.ts"], { streamed: true });
+    const [, , built] = await Promise.all([
+      step("type-check", bin("tsc"), ["--noEmit"]),
+      step("lint", bin("eslint"), ["--max-warnings", "0", "."]),
+      build(true),
+    ]);
+    await Promise.all([vitest(), built ? e2e(false) : Promise.resolve()]);
+  }
+
+  if (failures.length) console.log(`\nFailed steps: ${failures.join(", ")}`);
+  // A failed step counts in the closing line too: type-check, lint and build always; a test step when its
+  // report shows no failing test (it crashed, or its server never started).
+  const tests = (f: string) => f.startsWith("unit") || f.startsWith("end-to-end");
+  const failed = total.failed + failures.filter((f) => !tests(f)).length + (total.failed === 0 ? failures.filter(tests).length : 0);
+  console.log(`\n${total.passed} passed, ${failed} failed, ${total.skipped} skipped (${clock()})`);
+  process.exit(failures.length ? 1 : 0);
+}
+
+void main();

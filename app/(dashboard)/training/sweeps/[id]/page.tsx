@@ -14,10 +14,15 @@ export default async function SweepPage({ params }: { params: Promise<{ id: stri
   const actor = await requireActor();
   if (!actorCan(actor, "dashboard:read")) return <NotAllowed scope="dashboard:read" />;
   const { id } = await params;
-  if (!(await (await getDatabase()).db.trainingSweep.findUnique({ where: { id }, select: { id: true } }))) notFound();
+  const sweep = await (await getDatabase()).db.trainingSweep.findUnique({ where: { id }, select: { name: true, family: true } });
+  if (!sweep) notFound();
   return (
     <>
-      <PageHeader eyebrow={<Link href="/training/sweeps" className="hover:text-ink">Sweeps</Link>} title={id} />
+      <PageHeader
+        eyebrow={<Link href="/training/sweeps" className="hover:text-ink">Sweeps</Link>}
+        title={sweep.name}
+        description={<span className="font-mono text-xs">{id} · {sweep.family}</span>}
+      />
       <SweepDetail id={id} />
     </>
   );
