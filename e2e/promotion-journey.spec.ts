@@ -127,6 +127,15 @@ test("canary step → canary stage through the runners → default step by anoth
   // 2. The canary stage: the runners serve the candidate inside the boundary; the live panel follows it.
   const panel = carl.getByTestId("canary-stage-panel");
   await expect(panel).toBeVisible();
+  // The live shot mid-canary: some tasks done, the stage still running (should it close between two refreshes,
+  // the shot shows it closed — the assertions below hold either way).
+  await expect
+    .poll(async () => {
+      const status = await panel.getAttribute("data-status");
+      const done = Number((await carl.getByTestId("canary-stage-tasks").textContent())?.split("/")[0]);
+      return status === "done" || (status === "running" && done > 0);
+    }, { timeout: 240_000, intervals: [250] })
+    .toBe(true);
   await shots(carl, "2-canary-stage-live");
   await expect(panel).toHaveAttribute("data-status", "done", { timeout: 240_000 });
   await expect(panel).toContainText("closed");

@@ -120,7 +120,7 @@ export function FreshnessBanner({ detail }: { detail: CandidateDetail }) {
     ["Data cutoff", stage2 ? <Time at={stage2.dataCutoff} /> : "no stage 2"],
     ["Gate ran", stage3 ? <Time at={stage3.computedAt} /> : "not yet"],
     ["Evaluator", stage1 ? `${stage1.evaluator.id} v${stage1.evaluator.version}${versions.evaluator.includes(`@${stage1.evaluator.version}#`) ? "" : " (superseded)"}` : "—"],
-    ["Parent", stage1 ? `${stage1.parent.resourceId} v${stage1.parent.version}${detail.parent.isApprovedDefault ? " (approved default)" : " (not the approved default)"}` : "—"],
+    ["Parent", stage1 ? `${stage1.parent.resourceId} v${stage1.parent.version} (${parentStanding(detail)})` : "—"],
     [
       "Canary window",
       canary ? (
@@ -145,4 +145,11 @@ export function FreshnessBanner({ detail }: { detail: CandidateDetail }) {
       </dl>
     </div>
   );
+}
+
+/** Where the exact parent stands now — after a promotion the candidate itself replaced it, which is no warning. */
+function parentStanding(detail: CandidateDetail): string {
+  if (detail.parent.isApprovedDefault) return "approved default";
+  if (detail.pointers.approvedDefault === detail.summary.digest) return "replaced by this candidate as approved default";
+  return "not the approved default";
 }

@@ -182,9 +182,13 @@ export function RunDetail({ runId }: { runId: string }) {
           <Pinned label="Last checkpoint">{run.lastCheckpoint ? `update ${run.lastCheckpoint.update} (every ${run.checkpointEvery})` : "none yet"}</Pinned>
           {run.paceSeconds > 0 && <Pinned label="Pace">at least {run.paceSeconds} s between updates</Pinned>}
         </dl>
-        <div className="mt-3">
-          <JsonView value={run.config} />
-        </div>
+        {/* The whole config is for who asks: the monitor above is what most visitors came for. */}
+        <details className="mt-3 text-sm">
+          <summary className="cursor-pointer text-ink-2 hover:text-ink">Full configuration (JSON)</summary>
+          <div className="mt-2">
+            <JsonView value={run.config} />
+          </div>
+        </details>
       </Card>
     </div>
   );
