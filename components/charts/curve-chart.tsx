@@ -70,7 +70,7 @@ export function CurveChart({
               formatter={(v, name) => [typeof v === "number" ? v.toFixed(3) : String(v), String(name).endsWith("~") ? `${String(name).slice(0, -1)} (smoothed)` : `${String(name)} (raw)`]}
             />
             {references.map((r) => (
-              <ReferenceLine key={r.label} y={r.y} stroke={r.color ?? "var(--lg-ink-3)"} strokeDasharray="6 4" label={{ value: r.label, position: "insideTopLeft", fill: r.color ?? "var(--lg-ink-3)", fontSize: 11 }} />
+              <ReferenceLine key={r.label} y={r.y} ifOverflow="extendDomain" stroke={r.color ?? "var(--lg-ink-3)"} strokeDasharray="6 4" label={{ value: r.label, position: "insideTopLeft", fill: r.color ?? "var(--lg-ink-3)", fontSize: 11 }} />
             ))}
             {series.map((s) => (
               <Line key={s.name} dataKey={s.name} stroke={s.color} strokeOpacity={0.28} dot={false} isAnimationActive={false} strokeWidth={1} connectNulls />

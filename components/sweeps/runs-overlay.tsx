@@ -18,15 +18,25 @@ export function RunsOverlay({ runIds, live = false }: { runIds: string[]; live?:
   if (q.error) return <Alert tone="fail" testId="overlay-error">{q.error.message}</Alert>;
   if (!q.data) return <p className="text-sm text-ink-3">Loading curves…</p>;
   const parent = q.data.find((r) => r.parentValidation !== null)?.parentValidation ?? null;
+  const series = q.data.map((r, i) => ({ name: r.name ?? r.id, color: RUN_COLORS[i % RUN_COLORS.length]!, points: r.curve.flatMap((p) => (p.validation === null ? [] : [{ x: p.update, y: p.validation }])) }));
+  // Runs with the very same curve (a restore that changed nothing) draw one line over the other: say so.
+  const byCurve = new Map<string, string[]>();
+  for (const s of series) if (s.points.length) byCurve.set(JSON.stringify(s.points), [...(byCurve.get(JSON.stringify(s.points)) ?? []), s.name]);
+  const coincide = [...byCurve.values()].filter((names) => names.length > 1);
   return (
     <div data-testid="runs-overlay">
       <CurveChart
         xLabel="update"
         defaultSmoothing={0}
         showLegend={false}
-        series={q.data.map((r, i) => ({ name: r.name ?? r.id, color: RUN_COLORS[i % RUN_COLORS.length]!, points: r.curve.flatMap((p) => (p.validation === null ? [] : [{ x: p.update, y: p.validation }])) }))}
+        series={series}
         references={parent === null ? [] : [{ y: parent, label: "parent (validation)" }]}
       />
+      {coincide.map((names) => (
+        <p key={names.join()} className="mt-2 text-xs text-ink-3" data-testid="overlay-coincide">
+          {names.join(" and ")} have the same curve, update for update: their lines lie on top of each other.
+        </p>
+      ))}
       <ul className="mt-3 grid gap-1 text-xs sm:grid-cols-2" data-testid="overlay-legend">
         {q.data.map((r, i) => (
           <li key={r.id} className="flex min-w-0 items-center gap-2">
