@@ -21,7 +21,10 @@ export function RunsOverlay({ runIds, live = false }: { runIds: string[]; live?:
   const series = q.data.map((r, i) => ({ name: r.name ?? r.id, color: RUN_COLORS[i % RUN_COLORS.length]!, points: r.curve.flatMap((p) => (p.validation === null ? [] : [{ x: p.update, y: p.validation }])) }));
   // Runs with the very same curve (a restore that changed nothing) draw one line over the other: say so.
   const byCurve = new Map<string, string[]>();
-  for (const s of series) if (s.points.length) byCurve.set(JSON.stringify(s.points), [...(byCurve.get(JSON.stringify(s.points)) ?? []), s.name]);
+  for (const s of series) {
+    const key = JSON.stringify(s.points);
+    if (s.points.length) byCurve.set(key, [...(byCurve.get(key) ?? []), s.name]);
+  }
   const coincide = [...byCurve.values()].filter((names) => names.length > 1);
   return (
     <div data-testid="runs-overlay">
