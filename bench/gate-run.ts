@@ -2,15 +2,21 @@
 // sides + 20 canary tasks + 5 rollback probes, served by 2 desk runner processes (scripts/runner.ts) and checked by
 // the verifier process (scripts/verifier.ts), all over HTTP against the production listener (store + gate API)
 // with the gate's orchestrator stepping in this process, as it does in the server's. Prints the wall time per
-// phase, and the share of it spent in Lightgate's own orchestration (every step's elapsed time; the rest is
-// runners, verifier and the HTTP between) — the goal is under 10 % — and, steadier under load, this process's
-// CPU time while steps ran (an upper bound on theirs: the store's serving meanwhile counts too).
+// phase and Lightgate's share of it (the goal is under 10 %), two ways:
+//   - waiting on Lightgate: the wall time during which no runner or verifier had anything to do — no gate
+//     rollout queued or running, no finished canary outcome unverified — so the run waited on Lightgate alone
+//     (starting, judging, moving phases, waking late). A rollout's time in the queue counts as the runners' (they
+//     poll for work, as Agent Lightning runners do), and so does the store's serving of their calls.
+//   - steps' elapsed time: the sum over every orchestrator step, start to end. An upper bound: steps overlap the
+//     runners' work, and in this process (as in the server's) a step's awaits also wait while the store serves
+//     runners' calls on the same event loop.
+// and this process's CPU time over the run (store serving and orchestrating together) against the wall.
 //   npm run bench:gate-run [-- --runs 3 --only sqlite|postgresql]
 import os from "node:os";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApiKey } from "../server/auth/api-keys";
-import { openDatabase } from "../server/db/client";
+import { openDatabase, type Database } from "../server/db/client";
 import { resolveDbTarget } from "../server/db/config";
 import { deployMigrations } from "../server/db/migrate";
 import { publishDeskGateDatasets } from "../server/desk/gate-datasets";
@@ -18,7 +24,6 @@ import { publishDeskRegistry } from "../server/desk/registry";
 import { serveGateApi } from "../server/gate-api/http";
 import { createLightgateServer } from "../server/http/server-listener";
 import { orchestrateGates, requestGateRun } from "../server/receipts/gate-queue";
-import { stepCpuMs } from "../server/receipts/gate-run/step";
 import { createStore } from "../server/store";
 import { createStoreHandler } from "../server/store/http/handler";
 import { DESK_ALGORITHM, registerDeskCandidate } from "../tests/helpers/desk-candidate";
@@ -64,6 +69,7 @@ async function benchOnce(dialect: "sqlite" | "postgresql", round: number) {
     await new Promise((r) => setTimeout(r, 3_000)); // the helper processes start (tsx) before the clock does
 
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const run = await requestGateRun(database, { candidateId: registered.candidateId, actor: DESK_ALGORITHM, deadlineSeconds: 600 });
     // The server's cadence (scripts/serve.ts passes none): the 500 ms poll, woken sooner by the store's news.
     void orchestrateGates(database, stop.signal, { owner: "bench" });
@@ -80,8 +86,10 @@ async function benchOnce(dialect: "sqlite" | "postgresql", round: number) {
       }
       if (row.status === "done" || row.status === "failed") {
         const wall = performance.now() - t0;
+        const cpuUsed = process.cpuUsage(cpu0);
         const tasks = await database.db.gateRunTask.groupBy({ by: ["phase"], _count: true });
-        return { wall, orchestration: row.orchestrationMs, cpu: stepCpuMs.get(run.id) ?? 0, phases, status: row.status, error: row.error, tasks: Object.fromEntries(tasks.map((t) => [t.phase, t._count])) };
+        const waited = await waitingOnLightgate(database, run.id);
+        return { wall, orchestration: row.orchestrationMs, waited, cpu: (cpuUsed.user + cpuUsed.system) / 1000, phases, status: row.status, error: row.error, tasks: Object.fromEntries(tasks.map((t) => [t.phase, t._count])) };
       }
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -96,8 +104,43 @@ async function benchOnce(dialect: "sqlite" | "postgresql", round: number) {
   }
 }
 
+/**
+ * From the records: the run's span (requested → finished) less the union of the intervals in which a runner or
+ * the verifier had work — each gate rollout from its enqueue to its end, each canary outcome from its end to its
+ * verification. What is left is time the run waited on Lightgate alone.
+ */
+async function waitingOnLightgate(database: Database, runId: string) {
+  const run = await database.db.gateRun.findUniqueOrThrow({ where: { id: runId } });
+  const tasks = await database.db.gateRunTask.findMany({ where: { gateRunId: runId }, select: { rolloutId: true, judgedAt: true } });
+  const ids = tasks.map((t) => t.rolloutId);
+  const judged = new Map(tasks.map((t) => [t.rolloutId, t.judgedAt]));
+  const rollouts = await database.db.storeRollout.findMany({ where: { rolloutId: { in: ids } }, select: { rolloutId: true, startTime: true, endTime: true } });
+  const verifications = await database.db.gateVerification.findMany({ where: { rolloutId: { in: ids } }, select: { rolloutId: true, createdAt: true } });
+  const ended = new Map<string, number>();
+  const busy: [number, number][] = [];
+  for (const r of rollouts) {
+    const end = r.endTime !== null ? r.endTime * 1000 : (judged.get(r.rolloutId)?.getTime() ?? r.startTime * 1000);
+    ended.set(r.rolloutId, end);
+    busy.push([r.startTime * 1000, end]);
+  }
+  for (const v of verifications) busy.push([ended.get(v.rolloutId) ?? v.createdAt.getTime(), v.createdAt.getTime()]);
+  const from = run.requestedAt.getTime();
+  const to = run.finishedAt!.getTime();
+  busy.sort((a, b) => a[0] - b[0]);
+  let covered = 0;
+  let reach = from;
+  for (const [a, b] of busy) {
+    const start = Math.max(a, reach);
+    const end = Math.min(b, to);
+    if (end > start) covered += end - start;
+    reach = Math.max(reach, end);
+  }
+  return { span: to - from, waiting: to - from - covered };
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const s = (ms: number) => `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
+const pct = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)} %`;
 
 async function main() {
   console.log(`gate-run bench: 60 held-out × 2 sides + 20 canary + 5 probes, 2 desk runner processes + the verifier (${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)})`);
@@ -112,12 +155,15 @@ async function main() {
       const res = await benchOnce(dialect, r);
       results.push(res);
       const phases = Object.entries(res.phases).map(([p, ms]) => `${p} ${s(ms)}`).join(", ");
-      console.log(`${dialect} run ${r + 1}: ${res.status}${res.error ? ` (${res.error})` : ""} in ${s(res.wall)} — ${phases}; rollouts ${JSON.stringify(res.tasks)}; orchestration ${s(res.orchestration)} = ${((100 * res.orchestration) / res.wall).toFixed(1)} %, CPU while stepping ${s(res.cpu)} = ${((100 * res.cpu) / res.wall).toFixed(1)} % (load ${os.loadavg()[0]!.toFixed(1)})`);
+      console.log(`${dialect} run ${r + 1}: ${res.status}${res.error ? ` (${res.error})` : ""} in ${s(res.wall)} — ${phases}; rollouts ${JSON.stringify(res.tasks)}; waiting on Lightgate ${s(res.waited.waiting)} = ${pct(res.waited.waiting, res.waited.span)}; steps' elapsed ${s(res.orchestration)} = ${pct(res.orchestration, res.wall)}; this process's CPU ${s(res.cpu)} = ${pct(res.cpu, res.wall)} (load ${os.loadavg()[0]!.toFixed(1)})`);
     }
     const walls = results.map((r) => r.wall);
-    const shares = results.map((r) => (100 * r.orchestration) / r.wall);
-    const cpuShares = results.map((r) => (100 * r.cpu) / r.wall);
-    console.log(`${dialect}: wall ${s(median(walls))} median (${s(Math.min(...walls))}–${s(Math.max(...walls))}); orchestration share ${median(shares).toFixed(1)} % median (${Math.min(...shares).toFixed(1)}–${Math.max(...shares).toFixed(1)} %); CPU while stepping ${median(cpuShares).toFixed(1)} % of wall median (load ${os.loadavg()[0]!.toFixed(1)})`);
+    const range = (xs: number[], f: (x: number) => string) => `${f(median(xs))} median (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
+    const share = (x: number) => `${x.toFixed(1)} %`;
+    console.log(
+      `${dialect}: wall ${range(walls, s)}; waiting on Lightgate ${range(results.map((r) => (100 * r.waited.waiting) / r.waited.span), share)}; ` +
+        `steps' elapsed ${range(results.map((r) => (100 * r.orchestration) / r.wall), share)}; this process's CPU ${range(results.map((r) => (100 * r.cpu) / r.wall), share)} of wall (load ${os.loadavg()[0]!.toFixed(1)})`,
+    );
   }
 }
 

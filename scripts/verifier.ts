@@ -1,6 +1,6 @@
 // A Lightgate verifier process: finds the gate's canary outcomes waiting for a verification, re-reads each
 // one's ticket in the support desk's Ticket DB and posts what it found (`method: "destination"`).
-//   npm run verifier -- --url http://127.0.0.1:3000 --key lgk_…  [--once] [--poll-ms 1000] [--quiet]
+//   npm run verifier -- --url http://127.0.0.1:3000 --key lgk_…  [--once] [--poll-ms 250] [--quiet]
 // The key may also come from LIGHTGATE_VERIFIER_KEY (create one with `npm run apikey -- create --role verifier`).
 // The Ticket DB stands in for an external ticket system: LIGHTGATE_DESK_TICKETS_URL, default DATABASE_URL.
 import { parseArgs } from "node:util";
@@ -13,7 +13,7 @@ const { values } = parseArgs({
     url: { type: "string", default: process.env.LIGHTGATE_URL ?? "http://127.0.0.1:3000" },
     key: { type: "string", default: process.env.LIGHTGATE_VERIFIER_KEY },
     once: { type: "boolean", default: false },
-    "poll-ms": { type: "string", default: "1000" },
+    "poll-ms": { type: "string", default: "250" },
     quiet: { type: "boolean", default: false },
   },
 });

@@ -8,6 +8,7 @@ import type { Database, Db } from "@/server/db/client";
 import { canonicalJson, newId } from "@/server/digest";
 import { TERMINAL_ROLLOUT_STATUSES, type RolloutStatus } from "@/server/store/types";
 import { DomainError } from "@/server/errors";
+import { rolloutVerified } from "@/server/store/ended";
 import { badField } from "./answer";
 import { MAX_VERIFICATION_TEXT, type RecordVerificationBody } from "./verifications.schema";
 
@@ -54,5 +55,6 @@ export async function recordVerification(database: Database, actor: Actor, body:
     },
     { locks: [AUDIT_LOCK, `gate-verification:${body.rollout_id}`] },
   );
+  rolloutVerified(database, body.rollout_id);
   return { verificationId: id, gateRunId: of.gateRunId };
 }

@@ -41,7 +41,7 @@ export class Verifier {
 
   constructor(opts: VerifierOptions) {
     this.#client = new GateVerifierClient(opts.url, opts.apiKey);
-    this.#opts = { destinations: opts.destinations, registry: opts.registry ?? defaultRegistry, pollMs: opts.pollMs ?? 1_000, log: opts.log ?? (() => {}) };
+    this.#opts = { destinations: opts.destinations, registry: opts.registry ?? defaultRegistry, pollMs: opts.pollMs ?? 250, log: opts.log ?? (() => {}) };
   }
 
   /** One poll: verifies every pending outcome it can; returns how many verifications it recorded. */
@@ -90,13 +90,15 @@ export class Verifier {
   /** Polls until the signal aborts. */
   async run(signal: AbortSignal): Promise<VerifierStats> {
     while (!signal.aborted) {
+      let recorded = 0;
       try {
-        await this.runOnce();
+        recorded = await this.runOnce();
       } catch (e) {
         this.stats.errors++;
         this.#opts.log(`gate unreachable: ${(e as Error).message}`);
       }
-      await sleep(this.#opts.pollMs, signal);
+      // A poll that found work asks again at once: more outcomes may have finished meanwhile.
+      if (recorded === 0) await sleep(this.#opts.pollMs, signal);
     }
     return this.stats;
   }

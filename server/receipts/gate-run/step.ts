@@ -37,13 +37,10 @@ const secondsFrom = (now: Date, seconds: number) => new Date(now.getTime() + sec
 
 /** Steps' time not yet written to the run's row (no-op steps write nothing; the next real step adds it). */
 const unflushedMs = new Map<string, number>();
+/** When this process last wrote each run's progress counts: within a phase they are refreshed at most this often. */
+const progressWrittenAt = new Map<string, number>();
+const PROGRESS_EVERY_MS = 1_000;
 
-/**
- * This process's CPU time while each run's steps ran, for the bench: an upper bound on the steps' own CPU (what
- * else the process did meanwhile, e.g. serving the store, counts too). Under load a step's elapsed time is
- * mostly waiting for a core; this is the steadier figure.
- */
-export const stepCpuMs = new Map<string, number>();
 
 async function claim(database: Database, runId: string, owner: string, now: Date): Promise<RunRow | null> {
   const row = await database.db.gateRun.findUnique({ where: { id: runId } });
@@ -195,10 +192,14 @@ function abortStage(database: Database, run: RunRow, ctx: GateRunContext, reason
   return abortCanaryStage(database, { runId: run.id, candidateId: run.candidateId, agent: stage1.agent, candidate, parent: stage1.parent, reason, at: now });
 }
 
-async function awaitVerifications(database: Database, run: RunRow, now: Date) {
+async function awaitVerifications(database: Database, run: RunRow, now: Date, wait: Waiting) {
   const done = (await tasksOf(database, run.id, canaryPhaseOf(run))).filter((t) => t.state === "done");
-  const verified = await database.db.gateVerification.count({ where: { rolloutId: { in: done.map((t) => t.rolloutId) } } });
-  return verified >= done.length || now >= run.deadlineAt! ? { phase: "judging" as const } : null;
+  const verified = await database.db.gateVerification.findMany({ where: { rolloutId: { in: done.map((t) => t.rolloutId) } }, select: { rolloutId: true } });
+  if (verified.length >= done.length || now >= run.deadlineAt!) return { phase: "judging" as const };
+  // Judging waits for the last record: the verification route tells this process of each one as it lands.
+  const have = new Set(verified.map((v) => v.rolloutId));
+  wait.on = { rollouts: done.map((t) => t.rolloutId).filter((id) => !have.has(id)), all: true, until: run.deadlineAt! };
+  return null;
 }
 
 async function judge(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, now: Date) {
@@ -211,8 +212,8 @@ async function judge(database: Database, run: RunRow, ctx: GateRunContext, state
 }
 
 /**
- * The rollouts whose end is worth stepping the run again for (all of them, or any one); the orchestrator wakes
- * on them rather than waiting out its poll. Without it, the run is stepped at the poll. `until`: nothing but
+ * The rollouts whose end (while verifying: whose verification) is worth stepping the run again for (all of
+ * them, or any one); the orchestrator wakes on them rather than waiting out its poll. Without it, the run is stepped at the poll. `until`: nothing but
  * their end or this deadline moves the run on, so the poll may be sparser (only the progress counts wait).
  */
 export type Waiting = { on?: { rollouts: string[]; all: boolean; until?: Date } };
@@ -223,7 +224,6 @@ export type StepResult = { runId: string; candidateId: string; phase: RunPhase; 
 /** Steps one run once if this owner can hold its lease; null when another owner holds it or it is finished. */
 export async function stepGateRun(database: Database, runId: string, owner: string, deadlineSeconds: number, now = new Date()): Promise<StepResult | null> {
   const t0 = performance.now();
-  const cpu0 = process.cpuUsage();
   const run = await claim(database, runId, owner, now);
   if (!run) return null;
   // null: nothing changed this step (no result arrived, no deadline passed) — nothing to write either.
@@ -236,7 +236,7 @@ export async function stepGateRun(database: Database, runId: string, owner: stri
     if (run.status === "queued" || phase === "queued") patch = { status: "running", startedAt: now, ...(await start(database, run, ctx, deadlineSeconds, now)) };
     else if (phase === "collecting") patch = await collect(database, run, ctx, state!, deadlineSeconds, now, wait);
     else if (phase === "canary") patch = await watchCanary(database, run, ctx, state!, deadlineSeconds, now, wait);
-    else if (phase === "verifying") patch = await awaitVerifications(database, run, now);
+    else if (phase === "verifying") patch = await awaitVerifications(database, run, now, wait);
     else if (phase === "judging") patch = await judge(database, run, ctx, state!, now);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
@@ -245,17 +245,21 @@ export async function stepGateRun(database: Database, runId: string, owner: stri
     patch = { phase: "failed", status: "failed", finishedAt: now, error: message.slice(0, 2000), leaseUntil: null, leaseOwner: null };
   }
   const carried = unflushedMs.get(run.id) ?? 0;
-  const cpu = process.cpuUsage(cpu0);
-  if (stepCpuMs.size > 256 && !stepCpuMs.has(run.id)) stepCpuMs.clear();
-  stepCpuMs.set(run.id, (stepCpuMs.get(run.id) ?? 0) + (cpu.user + cpu.system) / 1000);
   if (patch === null) {
     unflushedMs.set(run.id, carried + (performance.now() - t0));
     return { runId: run.id, candidateId: run.candidateId, phase: run.phase as RunPhase, status: run.status, ...(wait.on ? { next: wait.on } : {}) };
   }
   unflushedMs.delete(run.id);
-  const progress = JSON.stringify(await progressOf(database, run.id));
+  // The counts are for people watching: a step that moves the run on writes them, others at most once a second.
+  const moved = patch.phase !== undefined || patch.status !== undefined;
+  const fresh = !moved && Date.now() - (progressWrittenAt.get(run.id) ?? 0) < PROGRESS_EVERY_MS;
+  if (!fresh) {
+    if (progressWrittenAt.size > 256 && !progressWrittenAt.has(run.id)) progressWrittenAt.clear();
+    progressWrittenAt.set(run.id, Date.now());
+  }
+  const progress = fresh ? undefined : JSON.stringify(await progressOf(database, run.id));
   const spent = Math.round(carried + (performance.now() - t0));
-  const updated = await database.db.gateRun.update({ where: { id: run.id }, data: { ...patch, progress, orchestrationMs: { increment: spent } } });
+  const updated = await database.db.gateRun.update({ where: { id: run.id }, data: { ...patch, ...(progress ? { progress } : {}), orchestrationMs: { increment: spent } } });
   // A step that moved the run to another phase waits on nothing yet: the next one runs at once.
   const next: NextStep | undefined = updated.phase !== run.phase ? "now" : wait.on;
   return { runId: run.id, candidateId: run.candidateId, phase: updated.phase as RunPhase, status: updated.status, ...(next ? { next } : {}), ...(updated.error ? { error: updated.error } : {}) };

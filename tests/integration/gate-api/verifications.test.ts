@@ -9,6 +9,7 @@ import { describeEachDialect } from "../../helpers/db";
 import { AGENT, declaration, gateWorld, publishExams, type GateWorld } from "../../helpers/gate-api";
 import { keyHeaders } from "../../helpers/matrix-client";
 import { AglClient } from "../../helpers/agl-client";
+import { onRolloutEnded } from "@/server/store/ended";
 
 describeEachDialect("gate API: verifications", (dialect) => {
   let world: GateWorld;
@@ -60,8 +61,12 @@ describeEachDialect("gate API: verifications", (dialect) => {
   });
 
   it("records one verification per rollout from a verifier key; a second is a 409 that writes nothing", async () => {
+    // The orchestrator waiting to judge hears of each record at once (a refused one tells it nothing).
+    const heard: string[] = [];
+    const unsubscribe = onRolloutEnded(world.database, (id) => heard.push(id));
     const first = await verify("verifier", { rollout_id: rollouts.done, method: "destination", matched: true, expected: { status: "resolved" }, observed: '{"status":"resolved"}' });
     expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(heard).toEqual([rollouts.done]);
     expect(first.body).toEqual({ verification_id: expect.stringMatching(/^gv-/), rollout_id: rollouts.done, gate_run_id: gateRunId });
     const row = await world.database.db.gateVerification.findUniqueOrThrow({ where: { rolloutId: rollouts.done } });
     expect(row).toMatchObject({ gateRunId, method: "destination", matched: true, confidence: null, expected: '{"status":"resolved"}', observed: '{"status":"resolved"}', verifierKind: "service" });
@@ -69,6 +74,8 @@ describeEachDialect("gate API: verifications", (dialect) => {
     const again = await verify("verifier", { rollout_id: rollouts.done, method: "destination", matched: false });
     expect(again).toMatchObject({ status: 409, body: { error: "conflict", field: "rollout_id" } });
     expect(await world.rows.counts()).toEqual(before);
+    expect(heard).toEqual([rollouts.done]);
+    unsubscribe();
     const pending = await world.call("verifier", "GET", "/v1/gate/verifications/pending");
     expect((pending.body as { rollout_id: string }[]).map((p) => p.rollout_id)).not.toContain(rollouts.done);
   });
