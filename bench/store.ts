@@ -13,6 +13,7 @@
 //          on one database, workers spread over them) --runs 3 --seconds 6 --port 3310
 //          --phases enqueue,cycles,rest,otlp,query --server-node "--cpu-prof --cpu-prof-dir=/tmp/prof"
 //          --sustain 600 (instead of the phases: OTLP at the maximum rate, RSS every second, database growth)
+//          --retention 60 (with --sustain: the servers' retention age, LIGHTGATE_RETENTION_SECONDS)
 // Production (`lightgate`, `next`) needs `npx next build` first.
 import type { ChildProcess } from "node:child_process";
 import os from "node:os";
@@ -38,6 +39,8 @@ const PROCESSES = list(arg("processes", "1")).map(Number);
 const URLS = list(arg("url", ""));
 /** --sustain SECONDS: instead of the phases, OTLP at the maximum rate with RSS sampled every second. */
 const SUSTAIN = Number(arg("sustain", "0"));
+/** --retention SECONDS: the servers delete finished rollouts older than this (LIGHTGATE_RETENTION_SECONDS). */
+const RETENTION = Number(arg("retention", "0"));
 const CLIENT = `this project's Node client (node:http, ${os.cpus().length} cores)`;
 const KIND_LABEL = { lightgate: "production server", next: "plain next start", bare: "store server (store:serve)" }[SERVER];
 
@@ -65,11 +68,12 @@ async function benchOwn(fresh: () => Promise<FreshDatabase>, n: number): Promise
   const db = await fresh();
   const children: ChildProcess[] = [];
   try {
-    for (let i = 0; i < n; i++) children.push(await startServer(SERVER, db.url, PORT + i, SERVER_NODE));
+    const env: Record<string, string> = RETENTION > 0 ? { LIGHTGATE_RETENTION_SECONDS: String(RETENTION) } : {};
+    for (let i = 0; i < n; i++) children.push(await startServer(SERVER, db.url, PORT + i, SERVER_NODE, env));
     const targets = children.map((_, i) => new Target(`http://127.0.0.1:${PORT + i}`, { Authorization: `Bearer ${db.token}` }));
     try {
       if (SUSTAIN > 0) {
-        printSustain(`${KIND_LABEL}${n > 1 ? ` ×${n} processes` : ""} · ${db.label}`, await sustain(targets, SUSTAIN, children.map((c) => c.pid!), () => databaseBytes(db.url)));
+        printSustain(`${KIND_LABEL}${n > 1 ? ` ×${n} processes` : ""} · ${db.label}`, await sustain(targets, SUSTAIN, children.map((c) => c.pid!), db.url, () => databaseBytes(db.url)), RETENTION);
         return { label: "", result: {} };
       }
       const result = await runPhases(targets, { seconds: SECONDS, phases: PHASE_SET, serverPids: children.map((c) => c.pid!), dbPids: db.backends });

@@ -71,7 +71,7 @@ export async function databaseBytes(url: string): Promise<number> {
   }
 }
 
-export function startServer(kind: ServerKind, databaseUrl: string, port: number, nodeFlags: string[]): Promise<ChildProcess> {
+export function startServer(kind: ServerKind, databaseUrl: string, port: number, nodeFlags: string[], extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const [cmd, args] =
       kind === "bare"
@@ -80,7 +80,7 @@ export function startServer(kind: ServerKind, databaseUrl: string, port: number,
           ? [path.join("node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"]]
           : [process.execPath, [...nodeFlags, "--import", "tsx", "scripts/serve.ts"]];
     const child = spawn(cmd, args, {
-      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", LIGHTGATE_DEMO: "0", PORT: String(port), HOSTNAME: "127.0.0.1" },
+      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", LIGHTGATE_DEMO: "0", PORT: String(port), HOSTNAME: "127.0.0.1", ...extraEnv },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";

@@ -25,7 +25,7 @@ import { StoreNotFoundError } from "./errors";
 import { newResourcesId, nowSeconds } from "./ids";
 import { getWorker, latestAttempt, queryAttempts, queryRollouts, queryWorkers, type PageParams, type RolloutQuery, type WorkerQuery } from "./queries";
 import { getResources, latestResources, pinResources, putResources, queryResources, resourcesVersion, resourcesVersions, type ResourcesQuery } from "./resources";
-import { candidatesForPrune, pruneBatch } from "./retention";
+import { candidatesForPrune, pruneBatch, reclaimSpace, withinBudget } from "./retention";
 import { dequeueRollouts, enqueueRollouts, finishedRollouts, getRollout, startAttempt, startRollout, updateAttempt, updateRollout, type AttemptPatch, type RolloutPatch } from "./rollouts";
 import { wireAttempt } from "./rows";
 import { diffResourcesVersions, getSpan, maskedResourcesVersion, resourcesHistory, resourcesSummaries, spanOutline, workerCounts } from "./dashboard";
@@ -277,15 +277,22 @@ export function createStore(database: Database, options: StoreOptions = {}) {
      * Deletes finished rollouts that ended more than `olderThanSeconds` ago, with their attempts and spans,
      * in batches; never one under a RetentionHold or listed in `keep`.
      */
-    async pruneFinishedRollouts(olderThanSeconds: number, opts: { keep?: readonly string[]; batchSize?: number } = {}) {
+    async pruneFinishedRollouts(olderThanSeconds: number, opts: { keep?: readonly string[]; batchSize?: number; spanBudget?: number } = {}) {
       const cutoff = nowSeconds() - olderThanSeconds;
       const keep = opts.keep ?? [];
       const batch = opts.batchSize ?? 200;
       const total = { rollouts: 0, attempts: 0, spans: 0 };
       const skipped = new Set<string>();
       for (;;) {
-        const ids = (await sql.read(() => candidatesForPrune(cutoff, batch, [...keep, ...skipped]))).filter((id) => !skipped.has(id));
-        if (ids.length === 0) return total;
+        const candidates = (await sql.read(() => candidatesForPrune(cutoff, batch, [...keep, ...skipped]))).filter((c) => !skipped.has(c.rollout_id));
+        const ids = withinBudget(candidates, opts.spanBudget ?? 5_000);
+        if (ids.length === 0) {
+          // Outside any transaction (VACUUM cannot run in one): a read runs on a plain connection.
+          if (total.rollouts > 0) await sql.read(reclaimSpace);
+          return total;
+        }
+        // Between deletes, whatever waits for the writer (ingest, the queue) goes first.
+        if (total.rollouts > 0) await new Promise((r) => setImmediate(r));
         const out = await sql.write((d) => pruneBatch(d, ids, cutoff));
         total.rollouts += out.rollouts;
         total.attempts += out.attempts;

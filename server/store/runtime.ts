@@ -37,10 +37,13 @@ export function getStoreRuntime(): Promise<Runtime> {
   return g.lightgateStore;
 }
 
+/** How often retention runs for a given age: a sixth of it, between 5 seconds and an hour. */
+export const retentionEveryMs = (retentionSeconds: number) => Math.min(3_600_000, Math.max(5_000, (retentionSeconds * 1000) / 6));
+
 /**
  * Every `LIGHTGATE_WATCHDOG_MS` (default 5 s) this process tries to be (or stay) the leader and, if it is,
  * runs the watchdog, so a stuck attempt is found even when nobody calls the store; retention
- * (`LIGHTGATE_RETENTION_SECONDS`) hourly on the leader alone.
+ * (`LIGHTGATE_RETENTION_SECONDS`) every sixth of that age on the leader alone.
  */
 export async function startStoreBackground(): Promise<() => void> {
   const rt = await getStoreRuntime();
@@ -61,11 +64,20 @@ export async function startStoreBackground(): Promise<() => void> {
     tick(); // take leadership now, not one interval later
     const retention = Number(process.env.LIGHTGATE_RETENTION_SECONDS ?? 0);
     if (retention > 0) {
-      // Finished rollouts older than the configured age go, hourly; held ones (receipts) never do.
+      // Finished rollouts older than the configured age go; held ones (receipts) never do. A pass every sixth
+      // of the age keeps no more than about 7/6 of the age's worth of finished rollouts stored.
+      let pruning = false;
       const prune = async () => {
-        if (await rt.leadership.acquire()) await rt.store.pruneFinishedRollouts(retention);
+        if (pruning || !(await rt.leadership.acquire())) return;
+        pruning = true;
+        try {
+          const out = await rt.store.pruneFinishedRollouts(retention);
+          if (out.rollouts > 0) console.log(`store retention: deleted ${out.rollouts} finished rollouts older than ${retention} s (${out.attempts} attempts, ${out.spans} spans)`);
+        } finally {
+          pruning = false;
+        }
       };
-      rt.retention = setInterval(() => void prune().catch((e: unknown) => console.error("store retention:", (e as Error).message)), 3_600_000);
+      rt.retention = setInterval(() => void prune().catch((e: unknown) => console.error("store retention:", (e as Error).message)), retentionEveryMs(retention));
       rt.retention.unref();
     }
   }

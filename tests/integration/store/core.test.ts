@@ -1,9 +1,11 @@
 // The store core on a real database (both dialects): the §2.2 state machine, queue, attempts with reasons,
 // spans as heartbeats, sequence ids, resources with versions, workers, watchdog, wait and statistics.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEachDialect } from "../../helpers/db";
 import { createTestStore, makeSpan, type StoreFixture } from "../../helpers/store";
 import { StoreNotFoundError } from "@/server/store";
+import { withinBudget } from "@/server/store/retention";
+import { retentionEveryMs } from "@/server/store/runtime";
 
 describeEachDialect("store core", (dialect) => {
   let f: StoreFixture;
@@ -170,5 +172,46 @@ describeEachDialect("store core", (dialect) => {
     expect((await f.store.querySpans({ rollout_id: a.rollout_id })).total).toBe(0);
     expect(await f.store.getRollout(b.rollout_id)).not.toBeNull();
     expect((await f.store.querySpans({ rollout_id: b.rollout_id })).total).toBe(1);
+  });
+
+  it("deletes in transactions sized by spans: rollouts over the budget go alone, held ones stay whole", async () => {
+    const spanCounts = [30, 5, 5, 5, 40, 5];
+    const rollouts = [];
+    for (const [i, n] of spanCounts.entries()) {
+      const r = await f.store.startRollout({ input: `budget-${i}` });
+      await f.store.addSpans(Array.from({ length: n }, (_, k) => makeSpan(r.rollout_id, r.attempt.attempt_id, k + 1, `s${k}`)));
+      await f.store.updateAttempt(r.rollout_id, "latest", { status: "succeeded" });
+      rollouts.push(r.rollout_id);
+    }
+    await f.store.holdRollouts([rollouts[4]!], "receipt:rc-budget");
+    await new Promise((res) => setTimeout(res, 20));
+    const candidates = await f.store.database.db.storeRollout.findMany({ where: { rolloutId: { in: rollouts } }, select: { rolloutId: true, spanSeq: true } });
+    expect(Object.fromEntries(candidates.map((c) => [c.rolloutId, c.spanSeq]))).toEqual(Object.fromEntries(rollouts.map((id, i) => [id, spanCounts[i]])));
+    const out = await f.store.pruneFinishedRollouts(0.001, { spanBudget: 12, keep: [] });
+    expect(out.spans).toBeGreaterThanOrEqual(50);
+    const left = await f.store.database.db.storeRollout.findMany({ where: { rolloutId: { in: rollouts } }, select: { rolloutId: true } });
+    expect(left.map((r) => r.rolloutId)).toEqual([rollouts[4]]);
+    expect((await f.store.querySpans({ rollout_id: rollouts[4]! })).total).toBe(40);
+    if (dialect === "postgresql") {
+      // The pass that deleted made the space reusable (autovacuum may be off, as on this machine).
+      const [row] = await f.store.database.db.$queryRawUnsafe<{ last_vacuum: Date | null }[]>("SELECT last_vacuum FROM pg_stat_user_tables WHERE relname = 'store_spans'");
+      expect(row?.last_vacuum?.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    }
+  });
+});
+
+describe("retention's budget and cadence", () => {
+  it("fills a delete up to the span budget, always with at least one rollout", () => {
+    const c = (n: number, i: number) => ({ rollout_id: `r${i}`, spans: n });
+    expect(withinBudget([30, 5, 5].map(c), 12)).toEqual(["r0"]);
+    expect(withinBudget([5, 5, 5, 40].map(c), 12)).toEqual(["r0", "r1"]);
+    expect(withinBudget([5, 5, 2, 40].map(c), 12)).toEqual(["r0", "r1", "r2"]);
+    expect(withinBudget([], 12)).toEqual([]);
+  });
+
+  it("runs every sixth of the retention age, between 5 seconds and an hour", () => {
+    expect(retentionEveryMs(60)).toBe(10_000);
+    expect(retentionEveryMs(6)).toBe(5_000);
+    expect(retentionEveryMs(30 * 86_400)).toBe(3_600_000);
   });
 });
