@@ -1,5 +1,6 @@
 // In-process news that a rollout may have ended (an attempt or the rollout itself left the running states) or
-// that its canary outcome was verified, for whoever in this process waits on rollouts — the gate orchestrator wakes on it instead of waiting out its poll.
+// that its canary outcome was verified, for whoever in this process waits on rollouts — the gate orchestrator
+// wakes on it instead of waiting out its poll.
 // A hint, never the truth: listeners re-read the database, and changes made through another process arrive by
 // their own polling.
 import type { Database } from "@/server/db/client";

@@ -41,7 +41,6 @@ const unflushedMs = new Map<string, number>();
 const progressWrittenAt = new Map<string, number>();
 const PROGRESS_EVERY_MS = 1_000;
 
-
 async function claim(database: Database, runId: string, owner: string, now: Date): Promise<RunRow | null> {
   const row = await database.db.gateRun.findUnique({ where: { id: runId } });
   if (!row || !["queued", "running"].includes(row.status)) return null;
@@ -213,8 +212,9 @@ async function judge(database: Database, run: RunRow, ctx: GateRunContext, state
 
 /**
  * The rollouts whose end (while verifying: whose verification) is worth stepping the run again for (all of
- * them, or any one); the orchestrator wakes on them rather than waiting out its poll. Without it, the run is stepped at the poll. `until`: nothing but
- * their end or this deadline moves the run on, so the poll may be sparser (only the progress counts wait).
+ * them, or any one); the orchestrator wakes on them rather than waiting out its poll. Without it, the run is
+ * stepped at the poll. `until`: nothing but their end or this deadline moves the run on, so the poll may be
+ * sparser (only the progress counts wait).
  */
 export type Waiting = { on?: { rollouts: string[]; all: boolean; until?: Date } };
 /** When to step the run again: at once (it changed phase), when these rollouts end, or (absent) at the poll. */
