@@ -81,15 +81,15 @@ export async function runPhases(targets: Target[], o: PhaseOptions): Promise<Ben
   return out;
 }
 
+const QUERY_WARMUP = 100;
+const QUERY_TIMED = 2_000;
+
 /**
  * Latency of `POST /spans/search` for a rollout with 1,000 spans, request sent → whole response received.
  * Decoding it is the client's own work, the same whichever server answered, so it is timed in a second loop
  * and reported beside the figure (decoding inside the first loop would also leave its garbage to be
  * collected during the next request).
  */
-const QUERY_WARMUP = 100;
-const QUERY_TIMED = 2_000;
-
 async function queryLatency(t: Target, o: PhaseOptions): Promise<QueryLatency> {
   const q = await t.api<Claim>("/rollouts", { input: "query" });
   for (let i = 0; i < 10; i++) await t.api("/spans/next", { rollout_id: q.rollout_id, attempt_id: q.attempt.attempt_id });
