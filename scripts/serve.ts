@@ -6,12 +6,14 @@
 // The app/v1 route handlers stay, so plain `next start` serves the same API, only slower. The routing and
 // the request-body limits live in server/http/server-listener.ts.
 import next from "next";
+import { steadyHeapGrowth } from "../server/http/heap-growth";
 import { getDatabase } from "../server/db/client";
 import { serveGateApi } from "../server/gate-api/http";
 import { createLightgateServer } from "../server/http/server-listener";
 import { orchestrateGates } from "../server/receipts/gate-queue";
 import { getStoreRuntime, startStoreBackground } from "../server/store/runtime";
 
+steadyHeapGrowth();
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOSTNAME ?? "127.0.0.1";

@@ -42,7 +42,8 @@ export function printTables(series: Series[], seconds: number) {
       const dbs = cpus.flatMap((c) => (c.db === null ? [] : [c.db]));
       const db = dbs.length === cpus.length ? ` / db ${Math.round(median(dbs))}%` : "";
       const loads = cpus.map((c) => c.load);
-      return `${Math.round(median(cpus.map((c) => c.client)))}% / ${server}${db} · load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`;
+      const gc = p === "query" ? ` · client GC ${cell(s.runs.flatMap((r) => (r.query ? [r.query.clientGcMs] : [])), int)} ms` : "";
+      return `${Math.round(median(cpus.map((c) => c.client)))}% / ${server}${db} · load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}${gc}`;
     });
     console.log(`| ${s.label} | ${s.client} | ${cols.join(" | ")} |`);
   }

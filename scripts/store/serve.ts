@@ -3,6 +3,7 @@
 // it for the highest throughput (see README "Store throughput"); the dashboard keeps running under
 // `npm start` on the same DATABASE_URL. Key-less clients are let in only with
 // LIGHTGATE_ALLOW_ANONYMOUS_STORE=1 on a loopback host, as in the main server.
+import { steadyHeapGrowth } from "../../server/http/heap-growth";
 import { resolveDbTarget } from "../../server/db/config";
 import { deployMigrations } from "../../server/db/migrate";
 import { serveHandler } from "../../server/store/http/node-server";
@@ -12,6 +13,7 @@ const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1]! : fallback;
 };
+steadyHeapGrowth();
 const port = Number(arg("port", "4747"));
 const host = arg("host", "127.0.0.1");
 process.env.HOSTNAME = host; // what the anonymous-access rule checks

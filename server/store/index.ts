@@ -29,7 +29,7 @@ import { candidatesForPrune, pruneBatch, reclaimSpace, withinBudget } from "./re
 import { dequeueRollouts, enqueueRollouts, finishedRollouts, getRollout, startAttempt, startRollout, updateAttempt, updateRollout, type AttemptPatch, type RolloutPatch } from "./rollouts";
 import { wireAttempt } from "./rows";
 import { diffResourcesVersions, getSpan, maskedResourcesVersion, resourcesHistory, resourcesSummaries, spanOutline, workerCounts } from "./dashboard";
-import { addSpans, countSpans, nextSequenceIds, querySpansJoined, querySpansText, type JoinedSpans, type SpanQuery } from "./spans";
+import { addSpans, countSpans, nextSequenceIds, querySpansText, type SpanQuery } from "./spans";
 import { applyVerdict, findUnhealthy, type Verdict } from "./watchdog";
 import { heartbeatWorker } from "./workers";
 import { rolloutEnded } from "./ended";
@@ -38,7 +38,7 @@ import { ROLLOUT_STATUSES, type Attempt, type EnqueueRolloutRequest, type JsonOb
 export * from "./types";
 export { StoreInputError, StoreNotFoundError } from "./errors";
 export type { SpanOutline, ResourcesSummary, ResourcesVersionSummary, ResourcesDiff } from "./dashboard";
-export type { RolloutQuery, WorkerQuery, PageParams, ResourcesQuery, SpanQuery, JoinedSpans, RolloutPatch, AttemptPatch };
+export type { RolloutQuery, WorkerQuery, PageParams, ResourcesQuery, SpanQuery, RolloutPatch, AttemptPatch };
 
 export type StoreOptions = {
   /** The lazy watchdog scan runs at most this often (ms) before queue and query calls; 0 disables it. */
@@ -185,21 +185,17 @@ export function createStore(database: Database, options: StoreOptions = {}) {
       const page = await store.querySpansText(q);
       return { ...page, items: page.items.map((t) => JSON.parse(t) as Span) };
     },
-    /** One page of spans as their JSON texts joined with commas (what the HTTP API sends). */
-    async querySpansJoined(q: SpanQuery) {
-      return sql.read((d) => querySpansJoined(d, q));
-    },
-    /** All matching spans as JoinedSpans, `chunk` at a time: memory stays bounded whatever the rollout's size. */
-    async *streamSpansJoined(q: SpanQuery, chunk = 1000): AsyncGenerator<JoinedSpans> {
+    /** All matching spans' stored JSON texts, a page of `chunk` at a time: memory stays bounded whatever the rollout's size. */
+    async *streamSpansText(q: SpanQuery, chunk = 1000): AsyncGenerator<string[]> {
       const { limit, offset } = { limit: q.limit ?? -1, offset: q.offset ?? 0 };
       let got = 0;
       for (;;) {
         const want = limit === -1 ? chunk : Math.min(chunk, limit - got);
         if (want <= 0) return;
-        const page = await store.querySpansJoined({ ...q, limit: want, offset: offset + got });
-        if (page.count) yield page;
-        got += page.count;
-        if (page.count < want) return;
+        const page = await store.querySpansText({ ...q, limit: want, offset: offset + got });
+        if (page.items.length) yield page.items;
+        got += page.items.length;
+        if (page.items.length < want) return;
       }
     },
     async countSpans(q: SpanQuery) {

@@ -252,7 +252,11 @@ export function* spanSelection(d: SqlDialect, q: SpanQuery): Program<{ where: Co
   return { where: whereClause(must, pool, q.filter_logic ?? "and"), order };
 }
 
-/** One page of spans as stored JSON text. */
+/**
+ * One page of spans as stored JSON text: what the HTTP API sends, written into a reused buffer
+ * (server/http/response-buffers.ts). SQLite's group_concat into one BLOB cost about as much CPU, but made
+ * a fresh 1.5 MB buffer per 1,000-span page that only a full collection could reclaim.
+ */
 export function* querySpansText(d: SqlDialect, q: SpanQuery): Program<PaginatedResult<string>> {
   const { limit, offset } = checkPage(q);
   const sel = yield* spanSelection(d, q);
@@ -264,39 +268,6 @@ export function* querySpansText(d: SqlDialect, q: SpanQuery): Program<PaginatedR
       ? items.length
       : Number((yield* one<{ n: number }>(`SELECT COUNT(*) AS n FROM store_spans${sel.where.sql}`, sel.where.params))!.n);
   return { items, limit, offset, total };
-}
-
-/** Spans' stored JSON texts joined with commas: the `items` of an HTTP answer, ready to send. */
-export type JoinedSpans = { joined: Uint8Array | string; count: number; limit: number; offset: number; total: number };
-
-/**
- * One page of spans as JoinedSpans. SQLite joins the texts itself and hands back one buffer: no JS string
- * per span and no re-encoding, which had cost more than the query. The aggregate reads the ordered subquery
- * in its order (SQLite runs it as a co-routine; tests/integration/store/conformance pins the order).
- * PostgreSQL returns the texts, joined here.
- */
-export function* querySpansJoined(d: SqlDialect, q: SpanQuery): Program<JoinedSpans> {
-  const { limit, offset } = checkPage(q);
-  const sel = yield* spanSelection(d, q);
-  if (!sel) return { joined: "", count: 0, limit, offset, total: 0 };
-  const lo = limitOffset(limit, offset);
-  const params = [...sel.where.params, ...lo.params];
-  const inner = `SELECT body FROM store_spans${sel.where.sql}${sel.order}${lo.sql}`;
-  let joined: Uint8Array | string;
-  let count: number;
-  if (d.name === "sqlite") {
-    const row = (yield* one<{ joined: Uint8Array | null; n: number }>(`SELECT CAST(group_concat(body, ',') AS BLOB) AS joined, COUNT(*) AS n FROM (${inner})`, params))!;
-    joined = row.joined ?? "";
-    count = Number(row.n);
-  } else {
-    // string_agg measured slower here than sending the rows (13 → 19 ms for 1,000 spans).
-    const texts = yield* column<string>(inner, params);
-    joined = texts.join(",");
-    count = texts.length;
-  }
-  const total =
-    offset === 0 && (limit === -1 || count < limit) ? count : Number((yield* one<{ n: number }>(`SELECT COUNT(*) AS n FROM store_spans${sel.where.sql}`, sel.where.params))!.n);
-  return { joined, count, limit, offset, total };
 }
 
 export function* countSpans(d: SqlDialect, q: SpanQuery): Program<number> {

@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import { bodyLimitFor, bodyTicket, declaredTooLarge, declaresBody } from "@/server/http/body-limits";
 import { bodyRefusalResponse } from "@/server/http/refusals";
 import { readWebBody } from "@/server/http/web-body";
-import type { StoreBody, StoreResponse } from "./io";
+import { partBytes, writePart, type StoreBody, type StoreResponse } from "./io";
 
 export type HeaderReader = { get(name: string): string | null };
 
@@ -30,7 +30,11 @@ export type StoreHandler = (request: StoreRequest) => Promise<StoreResponse>;
 
 function webBody(body: StoreBody): BodyInit | null {
   if (body === null || typeof body === "string" || body instanceof Uint8Array) return body as BodyInit | null;
-  if (Array.isArray(body)) return new Uint8Array(Buffer.concat(body.map((part) => (typeof part === "string" ? Buffer.from(part) : part))));
+  if (Array.isArray(body)) {
+    const bytes = Buffer.allocUnsafe(body.reduce((n, part) => n + partBytes(part), 0));
+    body.reduce((at, part) => writePart(bytes, at, part), 0);
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
   const iterator = body[Symbol.asyncIterator]();
   const enc = new TextEncoder();
   return new ReadableStream<Uint8Array>({

@@ -4,11 +4,14 @@ import type { z } from "zod";
 import { INT_PARAMS, LIST_PARAMS } from "./schemas";
 import { dictionary } from "@/lib/own";
 
+/** Texts sent with commas between them (a span page's items) without first building the joined string. */
+export type CommaList = { readonly commaList: readonly string[] };
+export type BodyPart = Uint8Array | string | CommaList;
 /**
- * A body is bytes, text, parts sent back to back (a span page: head, the joined spans, tail — no copy into
- * one buffer), or chunks streamed in order (large span pages, so memory stays bounded).
+ * A body is bytes, text, parts sent back to back (a span page: head, the spans, tail — written into one
+ * reused buffer by the node:http path), or chunks streamed in order (large span pages, so memory stays bounded).
  */
-export type StoreBody = Uint8Array | string | (Uint8Array | string)[] | AsyncIterable<Uint8Array | string> | null;
+export type StoreBody = Uint8Array | string | BodyPart[] | AsyncIterable<Uint8Array | string> | null;
 /** What a store route answers (see exchange.ts for the request and the handler). */
 export type StoreResponse = { status: number; headers: Record<string, string>; body: StoreBody };
 
@@ -38,6 +41,33 @@ export function json(body: unknown, status = 200): StoreResponse {
 export function jsonText(body: StoreBody, status = 200): StoreResponse {
   return { status, headers: API_HEADERS, body };
 }
+
+export const commaList = (texts: readonly string[]): CommaList => ({ commaList: texts });
+
+/** The part's size in bytes as sent (UTF-8). */
+export function partBytes(part: BodyPart): number {
+  if (typeof part === "string") return Buffer.byteLength(part);
+  if (part instanceof Uint8Array) return part.byteLength;
+  let n = Math.max(0, part.commaList.length - 1);
+  for (const text of part.commaList) n += Buffer.byteLength(text);
+  return n;
+}
+
+/** Writes the part into `into` at `at` (which has room: see partBytes); returns the offset after it. */
+export function writePart(into: Buffer, at: number, part: BodyPart): number {
+  if (typeof part === "string") return at + into.write(part, at);
+  if (part instanceof Uint8Array) {
+    into.set(part, at);
+    return at + part.byteLength;
+  }
+  part.commaList.forEach((text, i) => {
+    if (i > 0) into[at++] = 0x2c; // ","
+    at += into.write(text, at);
+  });
+  return at;
+}
+
+export const partData = (part: BodyPart): Uint8Array | string => (typeof part === "string" || part instanceof Uint8Array ? part : part.commaList.join(","));
 
 export function detail(status: number, message: string): StoreResponse {
   return json({ detail: message }, status);

@@ -5,7 +5,8 @@ import type { AddressInfo } from "node:net";
 import { bodyLimitFor, bodyTicket } from "@/server/http/body-limits";
 import { applyServerTimeouts, checkContinue, closeIfUnread, declaredRefusal, lingerOnClose, nodeHeaderReader, readNodeBody, requestUrl, sendRefusal } from "@/server/http/node-body";
 import type { StoreHandler, StoreResponse } from "./exchange";
-import { json } from "./io";
+import { borrowBuffer, returnBuffer } from "@/server/http/response-buffers";
+import { json, partBytes, partData, writePart } from "./io";
 
 export type ServedHandler = { url: string; server: http.Server; close(): Promise<void> };
 
@@ -22,10 +23,18 @@ async function send(req: http.IncomingMessage, res: http.ServerResponse, respons
   }
   if (Array.isArray(body)) {
     let length = 0;
-    for (const part of body) length += typeof part === "string" ? Buffer.byteLength(part) : part.byteLength;
+    for (const part of body) length += partBytes(part);
     res.writeHead(response.status, { ...headers, "content-length": String(length) });
+    const buffer = borrowBuffer(length);
+    if (buffer) {
+      let at = 0;
+      for (const part of body) at = writePart(buffer, at, part);
+      res.once("close", () => returnBuffer(buffer));
+      res.end(buffer.subarray(0, at));
+      return;
+    }
     res.cork(); // one writev for all parts
-    for (const part of body) res.write(part);
+    for (const part of body) res.write(partData(part));
     res.end();
     return;
   }

@@ -5,7 +5,7 @@ import type { LightningStore, Rollout, AttemptedRollout, Span, EnqueueRolloutReq
 import { wireAttempt } from "../rows";
 import type { Access } from "./auth";
 import type { StoreResponse } from "./exchange";
-import { HttpError, json, jsonText, objectBody, parseWith, queryObject } from "./io";
+import { commaList, HttpError, json, jsonText, objectBody, parseWith, queryObject } from "./io";
 import type { z } from "zod";
 import * as s from "./schemas";
 import { GATE_PIN_PREFIX } from "../resources";
@@ -67,17 +67,17 @@ const spansQuery = (method: "GET" | "POST"): Route => ({
     const q = parseWith(s.spanQuery, await queryInput(ctx, method), method === "GET" ? "query" : "body");
     const limit = q.limit ?? -1;
     const offset = q.offset ?? 0;
-    const first = await ctx.store.querySpansJoined({ ...q, limit: limit === -1 ? SPAN_CHUNK : Math.min(limit, SPAN_CHUNK) });
+    const first = await ctx.store.querySpansText({ ...q, limit: limit === -1 ? SPAN_CHUNK : Math.min(limit, SPAN_CHUNK) });
     const head = `{"items":[`;
     const tail = (total: number) => `],"limit":${limit},"offset":${offset},"total":${total}}`;
-    if ((limit !== -1 && limit <= SPAN_CHUNK) || first.count < SPAN_CHUNK) return jsonText([head, first.joined, tail(first.total)]);
-    const rest = ctx.store.streamSpansJoined({ ...q, offset: offset + SPAN_CHUNK, limit: limit === -1 ? -1 : limit - SPAN_CHUNK }, SPAN_CHUNK);
+    if ((limit !== -1 && limit <= SPAN_CHUNK) || first.items.length < SPAN_CHUNK) return jsonText([head, commaList(first.items), tail(first.total)]);
+    const rest = ctx.store.streamSpansText({ ...q, offset: offset + SPAN_CHUNK, limit: limit === -1 ? -1 : limit - SPAN_CHUNK }, SPAN_CHUNK);
     async function* chunks() {
       yield head;
-      yield first.joined;
-      for await (const page of rest) {
+      yield first.items.join(",");
+      for await (const texts of rest) {
         yield ",";
-        yield page.joined;
+        yield texts.join(",");
       }
       yield tail(first.total);
     }

@@ -359,3 +359,39 @@ describe("large span queries stream", () => {
     expect(tail.items).toHaveLength(500);
   });
 });
+
+// Pages over 1 MB are written into reused buffers (server/http/response-buffers.ts): answers in flight at
+// once never share one, an answer smaller than the last one on a buffer carries none of its bytes, and
+// multi-byte text is measured and written as UTF-8.
+describeEachDialect("span pages written into reused buffers", (dialect) => {
+  let s: StoreServer;
+  beforeAll(async () => {
+    s = await startStoreServer(dialect, "pages");
+  });
+  afterAll(() => s?.close());
+
+  async function rolloutWith(count: number, label: string, pad: number) {
+    const r = await s.client.startRollout({ label });
+    const note = `${label} ünïcødé 🚀 ${"·".repeat(pad)}`;
+    const spans = Array.from({ length: count }, (_, i) => makeSpan(r.rollout_id, r.attempt.attempt_id, i + 1, `${label}-${i}`, { attributes: { note } }));
+    for (let i = 0; i < spans.length; i += 500) await s.store.addSpans(spans.slice(i, i + 500));
+    return { id: r.rollout_id, names: spans.map((x) => x.name), note };
+  }
+
+  const expectPage = (page: { total: number; items: { name: string; attributes: Record<string, unknown> }[] }, r: { names: string[]; note: string }) => {
+    expect(page.total).toBe(r.names.length);
+    expect(page.items.map((x) => x.name)).toEqual(r.names);
+    expect(page.items.every((x) => x.attributes.note === r.note)).toBe(true);
+  };
+
+  it("answers several large pages at once, each its own, then a smaller one on a used buffer", { timeout: 60_000 }, async () => {
+    const big = await rolloutWith(1_500, "big", 600); // ~1.5 MB+ per page
+    const other = await rolloutWith(1_200, "other", 500);
+    const small = await rolloutWith(1_100, "small", 450); // smaller than the first, still over 1 MB
+    // Eight at once: more than the four buffers the pool keeps, so some are written the old way.
+    const order = [big, other, big, other, small, big, other, small];
+    const pages = await Promise.all(order.map((r) => s.client.querySpans(r.id)));
+    pages.forEach((page, i) => expectPage(page, order[i]!));
+    for (const r of [big, small, other, small]) expectPage(await s.client.querySpans(r.id), r);
+  });
+});
