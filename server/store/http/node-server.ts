@@ -25,7 +25,8 @@ async function send(req: http.IncomingMessage, res: http.ServerResponse, respons
     let length = 0;
     for (const part of body) length += partBytes(part);
     res.writeHead(response.status, { ...headers, "content-length": String(length) });
-    const buffer = borrowBuffer(length);
+    // Lent only while "close" is still to come: a response already closed would never give it back.
+    const buffer = res.destroyed ? null : borrowBuffer(length);
     if (buffer) {
       let at = 0;
       for (const part of body) at = writePart(buffer, at, part);

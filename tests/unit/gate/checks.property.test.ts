@@ -98,13 +98,18 @@ describe("check 3: retry debt", () => {
 describe("check 4: beats the exact parent", () => {
   it("fails whenever the candidate's locked-gate gain is not above the policy minimum", () => {
     fc.assert(
-      fc.property(fc.double({ min: -0.5, max: 0.5, noNaN: true }), (shift) => {
-        const r = fresh();
-        const gate = r.stage3!.lockedGate!;
-        gate.candidate.cases = gate.parent.cases.map((c) => ({ ...c, score: c.score + shift }));
-        const report = judge(r);
-        expect(statusOf(report, 4)).toBe(report.scoreGain! > POLICY.minScoreGain ? "pass" : "fail");
-      }),
+      // Every case moves by the same shift, so the paired interval closes on it. Within float noise of the
+      // minimum (seed 1494613234 drew 2.8e-17 against 0: the means rounded equal, some deltas did not) the
+      // answer is the arithmetic's, not the gate's, so those shifts are left out.
+      fc.property(
+        fc.double({ min: -0.5, max: 0.5, noNaN: true }).filter((shift) => Math.abs(shift - POLICY.minScoreGain) > 1e-9),
+        (shift) => {
+          const r = fresh();
+          const gate = r.stage3!.lockedGate!;
+          gate.candidate.cases = gate.parent.cases.map((c) => ({ ...c, score: c.score + shift }));
+          expect(statusOf(judge(r), 4)).toBe(shift > POLICY.minScoreGain ? "pass" : "fail");
+        },
+      ),
     );
   });
 });
