@@ -1,14 +1,13 @@
-// Reused buffers for answers sent in parts (a page of spans: ~1.5 MB for 1,000). Each page used to arrive as a fresh
-// buffer from the driver (SQLite's group_concat) or a joined string the socket copied into one; V8 counts
-// such ArrayBuffers as external memory and, when 64 MB of them wait for a collection, starts a full
+// Reused buffers for answers sent in parts (a page of spans: ~1.5 MB for 1,000). Each page used to arrive as
+// a fresh buffer from the driver (SQLite's group_concat) or a joined string the socket copied into one; V8
+// counts such ArrayBuffers as external memory and, when 64 MB of them wait for a collection, starts a full
 // mark-compact of the whole heap (~140 MB beside Next.js: 5–12 ms a time). In 2 of 22 bench runs (with the
 // heap setting of heap-growth.ts already in place) the buffers outlived the young generation and that
-// happened every ~45 queries for the rest of the process's
-// life (`--trace-incremental-marking`: "Start (external memory pressure)", 2026-12-04), putting the 1,000-span
-// query's p99 at 17–30 ms instead of ~4 ms. Written into one of these instead, a page allocates only the
-// short-lived span strings, which scavenges reclaim.
-// At most KEEP buffers of at most MAX_BYTES each are ever held (32 MiB); a larger answer, or one arriving while
-// all are lent out, is written the old way.
+// happened every ~45 queries for the rest of the process's life (`--trace-incremental-marking`: "Start
+// (external memory pressure)", 2026-12-04), putting the 1,000-span query's p99 at 17–30 ms instead of ~4 ms.
+// Written into one of these instead, a page allocates only the short-lived span strings, which scavenges
+// reclaim. At most KEEP buffers of at most MAX_BYTES each are ever held (32 MiB); a larger answer, or one
+// arriving while all are lent out, is written the old way.
 const MAX_BYTES = 8 << 20;
 const KEEP = 4;
 const MIN_BYTES = 1 << 20;
