@@ -24,7 +24,8 @@ import { all, placeholders, run, valuesSql } from "@/server/db/sql/program";
 import { StoreNotFoundError } from "./errors";
 import { newResourcesId, nowSeconds } from "./ids";
 import { getWorker, latestAttempt, queryAttempts, queryRollouts, queryWorkers, type PageParams, type RolloutQuery, type WorkerQuery } from "./queries";
-import { getResources, latestResources, pinResources, putResources, queryResources, resourcesVersion, resourcesVersions, type ResourcesQuery } from "./resources";
+import { exactResources, getResources, getResourcesWithDigest, latestResources, pinResources, putResources, queryResources, resourcesVersion, resourcesVersions, type ResourcesQuery, type VersionSelector } from "./resources";
+import { guardedPutResources, type PendingResourcesWrite } from "./lineage";
 import { candidatesForPrune, pruneBatch, reclaimSpace, withinBudget } from "./retention";
 import { dequeueRollouts, enqueueRollouts, finishedRollouts, getRollout, startAttempt, startRollout, updateAttempt, updateRollout, type AttemptPatch, type RolloutPatch } from "./rollouts";
 import { wireAttempt } from "./rows";
@@ -217,12 +218,23 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     async updateResources(resourcesId: string, resources: NamedResources) {
       return sql.write(() => putResources(resourcesId, resources, nowSeconds()));
     },
+    /** update_resources after `refuse` judged the write against the id's lineage, in one transaction (lineage.ts). */
+    async updateResourcesGuarded<R>(resourcesId: string, resources: NamedResources, refuse: (write: PendingResourcesWrite) => R | null) {
+      return sql.write(() => guardedPutResources(resourcesId, resources, nowSeconds(), refuse));
+    },
     /** The gate's pin of an exact version under an immutable id (never "latest"); see `pinResources`. */
     async pinResources(resourcesId: string, resources: NamedResources) {
       return sql.write(() => pinResources(resourcesId, resources, nowSeconds()));
     },
     async getResources(resourcesId: string) {
       return sql.read(() => getResources(resourcesId));
+    },
+    async getResourcesWithDigest(resourcesId: string) {
+      return sql.read(() => getResourcesWithDigest(resourcesId));
+    },
+    /** One exact version by number and/or digest, or why there is none (never another version). */
+    async exactResources(resourcesId: string, selector: VersionSelector) {
+      return sql.read(() => exactResources(resourcesId, selector));
     },
     async getLatestResources() {
       return sql.read(() => latestResources());

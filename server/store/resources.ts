@@ -70,6 +70,35 @@ export function* getResources(resourcesId: string): Program<ResourcesUpdate | nu
   return row ? fromRow(row) : null;
 }
 
+/** The latest version of an id with its digest (the HTTP answer names it in a header). */
+export function* getResourcesWithDigest(resourcesId: string): Program<{ update: ResourcesUpdate; digest: Digest } | null> {
+  const row = yield* one<ResourcesRow & { digest: string }>(`SELECT ${COLUMNS}, digest FROM store_resources WHERE resources_id = ?`, [resourcesId]);
+  return row ? { update: fromRow(row), digest: pinnedDigest(row.digest) } : null;
+}
+
+/** Which stored version a caller asks for: by number, by digest, or both (then the two must agree). */
+export type VersionSelector = { version?: number; digest?: Digest };
+
+/**
+ * Exactly one stored version in the wire's shape (`update_time` is when that version was written), or why
+ * there is none — never another version in its place. By digest alone, the first version with those bytes.
+ */
+export function* exactResources(resourcesId: string, sel: VersionSelector): Program<{ update: ResourcesUpdate; digest: Digest } | { missing: string }> {
+  const head = yield* one<{ create_time: number }>("SELECT create_time FROM store_resources WHERE resources_id = ?", [resourcesId]);
+  if (!head) return { missing: `no resources id ${resourcesId}` };
+  const cols = "resources_id, version, digest, created_at, resources FROM store_resources_versions WHERE resources_id = ?";
+  // The column holds bare hex (older rows) or "sha256:<hex>"; both spellings name the same bytes.
+  const hex = sel.digest?.slice("sha256:".length);
+  const r =
+    sel.version !== undefined
+      ? yield* one<VersionRow>(`SELECT ${cols} AND version = ?`, [resourcesId, sel.version])
+      : yield* one<VersionRow>(`SELECT ${cols} AND digest IN (?, ?) ORDER BY version LIMIT 1`, [resourcesId, hex, sel.digest]);
+  if (!r) return { missing: sel.version !== undefined ? `${resourcesId} has no version ${sel.version}` : `${resourcesId} has no version with digest ${sel.digest}` };
+  const v = versionFromRow(r);
+  if (sel.digest !== undefined && v.digest !== sel.digest) return { missing: `version ${v.version} of ${resourcesId} has digest ${v.digest}, not ${sel.digest}` };
+  return { update: { resources_id: resourcesId, create_time: Number(head.create_time), update_time: v.created_at, version: v.version, resources: v.resources }, digest: v.digest };
+}
+
 export function* latestResources(): Program<ResourcesUpdate | null> {
   const row = yield* one<ResourcesRow>(`SELECT ${COLUMNS} FROM store_resources WHERE latest_pos > 0 ORDER BY latest_pos DESC LIMIT 1`);
   return row ? fromRow(row) : null;

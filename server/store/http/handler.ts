@@ -92,8 +92,8 @@ export function createStoreHandler(opts: StoreHttpOptions): StoreHandler {
       const found = match(segments, request.method);
       if (found === null) return detail(404, "Not Found");
       if (found === "method") return detail(405, "Method Not Allowed");
-      await authorize(request, found.route.access, opts.db, opts.allowAnonymous);
-      return await found.route.handle({ store: opts.store, params: found.params, url, body: async () => readJson(await request.body()) });
+      const actor = await authorize(request, found.route.access, opts.db, opts.allowAnonymous);
+      return await found.route.handle({ store: opts.store, params: found.params, url, body: async () => readJson(await request.body()), actor });
     } catch (e) {
       return errorResponse(e);
     }

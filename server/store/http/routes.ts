@@ -8,9 +8,11 @@ import type { StoreResponse } from "./exchange";
 import { commaList, HttpError, json, jsonText, objectBody, parseWith, queryObject } from "./io";
 import type { z } from "zod";
 import * as s from "./schemas";
-import { GATE_PIN_PREFIX } from "../resources";
+import type { Actor } from "@/server/auth/actor";
+import { resourcesByIdRoutes } from "./resources-routes";
 
-export type RouteContext = { store: LightningStore; params: string[]; url: URL; body: () => unknown };
+/** `actor`: who the key check identified (null on public routes). */
+export type RouteContext = { store: LightningStore; params: string[]; url: URL; body: () => unknown; actor: Actor | null };
 export type Route = { method: "GET" | "POST"; path: string; access: Access; handle(ctx: RouteContext): Promise<StoreResponse> };
 
 const nullIfMissing = <T>(v: T | null) => json(v ?? null);
@@ -187,18 +189,8 @@ export const ROUTES: Route[] = [
     },
   },
   { method: "GET", path: "resources/latest", access: RESOURCES_READ, handle: async (ctx) => nullIfMissing(await ctx.store.getLatestResources()) },
-  { method: "GET", path: "resources/:id", access: RESOURCES_READ, handle: async (ctx) => nullIfMissing(await ctx.store.getResources(ctx.params[0]!)) },
-  {
-    method: "POST",
-    path: "resources/:id",
-    access: "store:enqueue",
-    async handle(ctx) {
-      // The gate's pins are exact versions copied under immutable ids (server/receipts/gate-run/pins.ts).
-      if (ctx.params[0]!.startsWith(GATE_PIN_PREFIX)) throw new HttpError(403, `resources ids starting with ${GATE_PIN_PREFIX} are the gate's immutable pins; no key may write them`);
-      const res = parseWith(s.namedResources, objectBody(await ctx.body(), false), "body");
-      return json(await ctx.store.updateResources(ctx.params[0]!, res as never));
-    },
-  },
+  // By exact version or digest too, and writes judged against the id's release lineage.
+  ...resourcesByIdRoutes(RESOURCES_READ),
   {
     method: "POST",
     path: "spans",
