@@ -10,13 +10,18 @@ import type { Database } from "@/server/db/client";
 import { pointerAt, readPointer, type PointerKind, type PointerRecord } from "@/server/candidates/pointers";
 import { buildReceiptStatement, exportReceipt } from "@/server/gate/export/statement";
 import { tokenOf } from "@/server/store/http/auth";
+import { pointerResourcesResponse } from "./pointer-resources";
 import { gateReport } from "./report";
 import { receiptSigningKey } from "./signing-key";
 
 const json = (status: number, body: unknown) => Response.json(body, { status, headers: { "cache-control": "no-store" } });
 
-/** "public": no credentials; otherwise any valid API key, or a session whose roles hold `session` (for the agent asked about). */
-export type GateRouteAccess = "public" | { apiKey: "any"; session: Scope };
+/**
+ * "public": no credentials; `apiKey: "any"`: any valid API key, or a session whose roles hold `session` (for
+ * the agent asked about); `apiKey: <scope>` with `session: null`: only an API key holding that scope for the
+ * agent asked about (people are refused).
+ */
+export type GateRouteAccess = "public" | { apiKey: "any"; session: Scope } | { apiKey: Scope; session: null };
 
 /**
  * Who may call the gate's HTTP routes, declared once: the handlers below enforce it and the route matrix
@@ -25,15 +30,24 @@ export type GateRouteAccess = "public" | { apiKey: "any"; session: Scope };
  */
 export const GATE_ROUTE_ACCESS = {
   pointer: { apiKey: "any", session: "dashboard:read" },
+  // The bytes a pointer names carry the credentials runners call models with: the store's rule for reading
+  // resources (store:write), per agent; people read them masked on the dashboard instead.
+  pointerResources: { apiKey: "store:write", session: null },
   receipt: { apiKey: "any", session: "dashboard:read" },
   publicKey: "public",
-} as const satisfies Record<"pointer" | "receipt" | "publicKey", GateRouteAccess>;
+} as const satisfies Record<"pointer" | "pointerResources" | "receipt" | "publicKey", GateRouteAccess>;
 
 /** Refuses the request (a Response) unless `access` lets its caller in; runs before any other work. */
 async function refusal(request: Request, database: Database, access: GateRouteAccess, agent: string | null): Promise<Response | null> {
   if (access === "public") return null;
   const token = tokenOf(request);
-  if (token !== null) return (await authenticateApiKey(database.db, token)) ? null : json(401, { error: "unauthorized", message: "the API key is invalid or revoked" });
+  if (token !== null) {
+    const service = await authenticateApiKey(database.db, token);
+    if (!service) return json(401, { error: "unauthorized", message: "the API key is invalid or revoked" });
+    if (access.apiKey === "any" || actorCan(service, access.apiKey, agent)) return null;
+    return json(403, { error: "forbidden", message: `${service.name} lacks the "${access.apiKey}" scope${agent === null ? "" : ` for agent "${agent}"`}: the resources a pointer names carry model credentials` });
+  }
+  if (access.session === null) return json(401, { error: "unauthorized", message: `send Authorization: Bearer <API key> holding "${access.apiKey}"; people read resources masked on the dashboard` });
   const person = await resolveActor(request.headers, database);
   if (!person) return json(401, { error: "unauthorized", message: "send Authorization: Bearer <API key> or sign in" });
   if (actorCan(person, access.session, agent)) return null;
@@ -75,10 +89,13 @@ function namesFromPath(request: Request, area: "pointers" | "receipts", labels: 
   return names;
 }
 
-/** GET /v1/pointers/<agent>/<pointer>, with both names read from the request's URL. */
+/** GET /v1/pointers/<agent>/<pointer>[/resources], with the names read from the request's URL. */
 export async function servePointerPath(database: Database, request: Request): Promise<Response> {
-  const names = namesFromPath(request, "pointers", ["agent", "pointer"]);
-  return names instanceof Response ? names : handlePointerRequest(database, request, names[0]!, names[1]!);
+  const bytes = decodePathSegments(new URL(request.url).pathname)?.length === 5;
+  const names = namesFromPath(request, "pointers", bytes ? ["agent", "pointer", "resources"] : ["agent", "pointer"]);
+  if (names instanceof Response) return names;
+  if (bytes && names[2] !== "resources") return json(404, { error: "not_found", message: "no such path under /v1/pointers: use /v1/pointers/<agent>/<pointer>/resources" });
+  return handlePointerRequest(database, request, names[0]!, names[1]!, bytes);
 }
 
 /** GET /v1/receipts/<candidateId>, with the id read from the request's URL. */
@@ -87,13 +104,16 @@ export async function serveReceiptPath(database: Database, request: Request): Pr
   return names instanceof Response ? names : handleReceiptRequest(database, request, names[0]!);
 }
 
-/** GET /v1/pointers/<agent>/<approved-default | latest-candidate | history> (names already decoded) */
-export async function handlePointerRequest(database: Database, request: Request, agent: string, what: string): Promise<Response> {
-  const refused = await refusal(request, database, GATE_ROUTE_ACCESS.pointer, agent);
+/**
+ * GET /v1/pointers/<agent>/<approved-default | latest-candidate | canary | history> (names already decoded): the
+ * pointer's name; with `bytes`, …/<pointer>/resources: the resource it names (pointer-resources.ts).
+ */
+export async function handlePointerRequest(database: Database, request: Request, agent: string, what: string, bytes = false): Promise<Response> {
+  const refused = await refusal(request, database, bytes ? GATE_ROUTE_ACCESS.pointerResources : GATE_ROUTE_ACCESS.pointer, agent);
   if (refused) return refused;
-  if (what === "history") return pointerHistory(database, agent, new URL(request.url).searchParams.get("at"));
+  if (what === "history" && !bytes) return pointerHistory(database, agent, new URL(request.url).searchParams.get("at"));
   const kind = POINTER_PATHS.get(what);
-  if (!kind) return json(404, { error: "not_found", message: `unknown pointer "${what}": use approved-default, latest-candidate, canary or history` });
+  if (!kind) return json(404, { error: "not_found", message: `unknown pointer "${what}": use approved-default, latest-candidate, canary${bytes ? "" : " or history"}` });
   const pointer = await readPointer(database.db, agent, kind);
   if (!pointer) {
     const message =
@@ -104,7 +124,7 @@ export async function handlePointerRequest(database: Database, request: Request,
           : `${agent} has no candidate yet.`;
     return json(404, { error: "no_pointer", agent, pointer: what, message });
   }
-  return json(200, pointerBody(pointer));
+  return bytes ? pointerResourcesResponse(database, pointer, pointerBody(pointer)) : json(200, pointerBody(pointer));
 }
 
 async function pointerHistory(database: Database, agent: string, atParam: string | null): Promise<Response> {

@@ -1,7 +1,8 @@
 // The HTTP route matrix, generated from where each route family declares who may call it:
 //   /v1/agl/*   server/store/http/routes.ts `ROUTES[].access`  (API keys only: "read" = any valid key)
 //   OTLP        server/store/http/handler.ts `OTLP_SIGNALS`    (same rule as the store's routes)
-//   pointers, receipts  server/receipts/http.ts `GATE_ROUTE_ACCESS` (any valid key, or a session with a scope)
+//   pointers, receipts  server/receipts/http.ts `GATE_ROUTE_ACCESS` (any valid key, or a session with a scope;
+//               a pointer's resources: a key holding store:write for the agent)
 //   /v1/gate/*  server/gate-api/routes.ts `GATE_API_ROUTES[].access` (a scope for every agent, the body's agent
 //               or the record's; "read" = any valid key or dashboard:read)
 //   /api/auth/* server/auth/auth-paths.ts `SERVED_AUTH_PATHS` (every other path answers 404)
@@ -50,7 +51,8 @@ function storeVerdict(access: Access, caller: Caller): RouteVerdict {
 function gateVerdict(access: GateRouteAccess, caller: Caller, agent: string | null): RouteVerdict {
   if (access === "public") return "allowed";
   if (caller.kind === "nobody" || caller.kind === "invalid-key") return "unauthorized";
-  if (caller.kind === "service") return "allowed"; // apiKey: "any"
+  if (caller.kind === "service") return access.apiKey === "any" || grantsAllow(caller.grants, access.apiKey, agent) ? "allowed" : "forbidden";
+  if (access.session === null) return "unauthorized"; // API keys only: a person's cookie is no credential here
   return grantsAllow(caller.grants, access.session, agent) ? "allowed" : "forbidden";
 }
 
@@ -80,7 +82,8 @@ export const POINTER_NAMES = ["approved-default", "latest-candidate", "canary", 
 
 export function gateCells(callers: Caller[]): RouteCell[] {
   const pointers = [AGENT_X, AGENT_Y].flatMap((agent) => POINTER_NAMES.map((name) => ({ path: `/v1/pointers/${agent}/${name}`, access: GATE_ROUTE_ACCESS.pointer, agent })));
-  const routes = [...pointers, { path: `/v1/receipts/${PROBE}`, access: GATE_ROUTE_ACCESS.receipt, agent: null }, { path: "/v1/receipts/public-key", access: GATE_ROUTE_ACCESS.publicKey, agent: null }];
+  const bytes = [AGENT_X, AGENT_Y].flatMap((agent) => POINTER_NAMES.filter((n) => n !== "history").map((name) => ({ path: `/v1/pointers/${agent}/${name}/resources`, access: GATE_ROUTE_ACCESS.pointerResources, agent })));
+  const routes = [...pointers, ...bytes, { path: `/v1/receipts/${PROBE}`, access: GATE_ROUTE_ACCESS.receipt, agent: null }, { path: "/v1/receipts/public-key", access: GATE_ROUTE_ACCESS.publicKey, agent: null }];
   return routes.flatMap((r) => callers.map((caller): RouteCell => ({ family: "gate", method: "GET", path: r.path, caller, expected: gateVerdict(r.access, caller, r.agent) })));
 }
 

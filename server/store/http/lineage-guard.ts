@@ -21,7 +21,7 @@ const POINTER_NAMES: Record<string, string> = { approved_default: "approved defa
 export function lineageRefusal(actor: Actor, write: PendingResourcesWrite): ResourcesWriteRefusal | null {
   for (const claim of write.unstoredClaims) {
     if (claim.version === write.version && claim.digest === write.digest && actorCan(actor, "store:enqueue", claim.agent)) continue;
-    const what = claim.by === "candidate" ? `candidate ${claim.candidateId}` : `the ${POINTER_NAMES[claim.by]} pointer`;
+    const what = claim.by === "candidate" ? `candidate ${claim.candidateId}` : `${POINTER_NAMES[claim.by]} pointer`;
     return {
       agent: claim.agent,
       reason:

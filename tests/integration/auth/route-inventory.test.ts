@@ -28,6 +28,7 @@ const ROUTE_FILES: Record<string, { family: string; delegatesTo: string }> = {
   "app/v1/logs/route.ts": { family: "OTLP (OTLP_SIGNALS)", delegatesTo: "getStoreRuntime()" },
   "app/v1/development/profiles/route.ts": { family: "OTLP (OTLP_SIGNALS)", delegatesTo: "getStoreRuntime()" },
   "app/v1/pointers/[agent]/[pointer]/route.ts": { family: "gate (GATE_ROUTE_ACCESS.pointer)", delegatesTo: "servePointerPath(" },
+  "app/v1/pointers/[agent]/[pointer]/resources/route.ts": { family: "gate (GATE_ROUTE_ACCESS.pointerResources)", delegatesTo: "servePointerPath(" },
   "app/v1/receipts/[candidateId]/route.ts": { family: "gate (GATE_ROUTE_ACCESS.receipt)", delegatesTo: "serveReceiptPath(" },
   "app/v1/receipts/public-key/route.ts": { family: "gate (GATE_ROUTE_ACCESS.publicKey)", delegatesTo: "handlePublicKeyRequest(" },
   "app/v1/gate/[...path]/route.ts": { family: "gate API (GATE_API_ROUTES[].access)", delegatesTo: "serveGateApi(" },
