@@ -77,6 +77,8 @@ function routeCase(ctx: SuiteContext, route: Route): fc.Arbitrary<HostileCase> {
     // A changed method or path must not turn a tiny-timeout wait into another route's 25-second wait.
     const m = waits ? "POST" : r.method;
     const c = as(r.who, { route: `${route.method} /v1/agl/${route.path}`, method: m, path: r.path + (waits ? "" : r.ending) + r.query, headers: m === "GET" ? {} : { "content-type": r.type }, body: m === "GET" ? undefined : (r.body ?? Buffer.alloc(0)) });
+    // A refused write under a resources id is a decision about a release lineage: recorded in the audit log.
+    if (route.method === "POST" && route.path === "resources/:id") c.refusalRecordedIn = [/^AuditEvent$/];
     const nonsense = nonsenseNumber(route, c);
     return nonsense ? { ...c, mustRefuse: `a nonsense ${nonsense.field} (${nonsense.value})`, mustName: nonsense.field } : c;
   });
