@@ -8,9 +8,7 @@ import type { PointerRecord } from "@/server/candidates/pointers";
 import { digestOf } from "@/server/digest";
 import type { Database } from "@/server/db/client";
 import { storeFor } from "@/server/store";
-import { pinnedDigest } from "@/server/store/resources";
-
-export const DIGEST_HEADER = "x-lightgate-digest";
+import { DIGEST_HEADER, pinnedDigest } from "@/server/store/resources";
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) => Response.json(body, { status, headers: { "cache-control": "no-store", ...headers } });
 

@@ -8,6 +8,9 @@ import { checkPage, contains, exact, orderBy, whereClause, type Cond } from "./q
 import { pageOf, type PageParams } from "./queries";
 import type { NamedResources, PaginatedResult, ResourcesUpdate, ResourcesVersion } from "./types";
 
+/** The HTTP header that names a served resources version's digest ("sha256:<hex>"), wherever one is served. */
+export const DIGEST_HEADER = "x-lightgate-digest";
+
 export function resourcesDigest(resources: NamedResources): string {
   return sha256Hex(canonicalJson(resources));
 }
@@ -96,7 +99,7 @@ export function* exactResources(resourcesId: string, sel: VersionSelector): Prog
   if (!r) return { missing: sel.version !== undefined ? `${resourcesId} has no version ${sel.version}` : `${resourcesId} has no version with digest ${sel.digest}` };
   const v = versionFromRow(r);
   if (sel.digest !== undefined && v.digest !== sel.digest) return { missing: `version ${v.version} of ${resourcesId} has digest ${v.digest}, not ${sel.digest}` };
-  return { update: { resources_id: resourcesId, create_time: Number(head.create_time), update_time: v.created_at, version: v.version, resources: v.resources }, digest: v.digest };
+  return { update: { resources_id: resourcesId, create_time: Number(head.create_time), update_time: v.created_at, version: v.version, resources: v.resources }, digest: pinnedDigest(v.digest) };
 }
 
 export function* latestResources(): Program<ResourcesUpdate | null> {

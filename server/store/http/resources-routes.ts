@@ -10,10 +10,7 @@ import { detail, HttpError, json, objectBody, parseWith, validationError, type S
 import { recordResourcesRefusal, writeResourcesAs } from "./lineage-guard";
 import * as s from "./schemas";
 import type { LightningStore } from "../index";
-import { GATE_PIN_PREFIX, type VersionSelector } from "../resources";
-
-/** The header that names a served version's digest. */
-export const DIGEST_HEADER = "x-lightgate-digest";
+import { DIGEST_HEADER, GATE_PIN_PREFIX, type VersionSelector } from "../resources";
 
 type Ctx = { store: LightningStore; params: string[]; url: URL; body: () => unknown; actor: Actor | null };
 type ResourcesRoute = { method: "GET" | "POST"; path: string; access: Access; handle(ctx: Ctx): Promise<StoreResponse> };
