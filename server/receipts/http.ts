@@ -91,11 +91,10 @@ function namesFromPath(request: Request, area: "pointers" | "receipts", labels: 
 
 /** GET /v1/pointers/<agent>/<pointer>[/resources], with the names read from the request's URL. */
 export async function servePointerPath(database: Database, request: Request): Promise<Response> {
-  const bytes = decodePathSegments(new URL(request.url).pathname)?.length === 5;
+  const segments = decodePathSegments(new URL(request.url).pathname);
+  const bytes = segments?.length === 5 && segments[4] === "resources";
   const names = namesFromPath(request, "pointers", bytes ? ["agent", "pointer", "resources"] : ["agent", "pointer"]);
-  if (names instanceof Response) return names;
-  if (bytes && names[2] !== "resources") return json(404, { error: "not_found", message: "no such path under /v1/pointers: use /v1/pointers/<agent>/<pointer>/resources" });
-  return handlePointerRequest(database, request, names[0]!, names[1]!, bytes);
+  return names instanceof Response ? names : handlePointerRequest(database, request, names[0]!, names[1]!, bytes);
 }
 
 /** GET /v1/receipts/<candidateId>, with the id read from the request's URL. */

@@ -1,4 +1,4 @@
-// Pointers and receipts (/v1/pointers/<agent>/<pointer>[?at=], /v1/receipts/<candidateId>, /public-key):
+// Pointers and receipts (/v1/pointers/<agent>/<pointer>[/resources][?at=], /v1/receipts/<candidateId>, /public-key):
 // real agents and candidates, magic names (`toString`, `__proto__`) and bad percent-encoding in every
 // segment, odd `at` times, extra segments, other methods, as any key, a session or nobody. Half of the draw
 // is the gate API (/v1/gate/*, families/gate.ts), so the family's size — and npm test's cost — stays put.
@@ -20,7 +20,7 @@ export function pointerCases(ctx: SuiteContext): FamilyCases {
     edgeString.map((s) => encode(s.slice(0, 300))),
     badPercent,
   );
-  const extra = fc.oneof({ weight: 10, arbitrary: fc.constant("") }, fc.constantFrom("/", "/x", "/__proto__", "//", "/%E0%A4%A"));
+  const extra = fc.oneof({ weight: 10, arbitrary: fc.constant("") }, fc.constantFrom("/", "/x", "/__proto__", "//", "/%E0%A4%A", "/resources", "/resources/"));
   const method = fc.oneof({ weight: 10, arbitrary: fc.constant("GET") }, fc.constantFrom("POST", "PUT", "DELETE", "PATCH", "HEAD"));
   const who = identityFor(ctx, ctx.creds.services.release_bot);
   const otherQuery = fc.array(fc.tuple(fc.oneof(protoName, fc.constantFrom("at", "at[]", "limit")), fc.oneof(badPercent, fc.constantFrom("1", "-5"))), { maxLength: 2 });
