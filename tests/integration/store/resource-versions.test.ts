@@ -98,4 +98,13 @@ describeEachDialect("resources versions over HTTP", (dialect) => {
     expect(v1.digest).toBe(digestOf(A));
     expect(await (await get("/resources/rs-exact")).json()).toMatchObject({ version: 3, resources: C });
   });
+
+  it("refuses writes to the gate's pins and records the refusal", async () => {
+    const res = await fetch(`${srv.url}/v1/agl/resources/lg-pin-0123456789abcdef`, { method: "POST", headers: { authorization: `Bearer ${srv.keys.algorithm}`, "content-type": "application/json" }, body: JSON.stringify(A) });
+    expect(res.status).toBe(403);
+    expect(await (await get("/resources/lg-pin-0123456789abcdef")).json()).toBeNull();
+    const rows = await srv.database.db.auditEvent.findMany({ where: { action: "store.resources.write.refused", targetId: "lg-pin-0123456789abcdef" } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.actorName).toBe("test algorithm");
+  });
 });
