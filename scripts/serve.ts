@@ -29,7 +29,7 @@ const database = await getDatabase();
 const gateApi = (request: Request) => serveGateApi(database, request);
 // Who sends each body (its key, its session, else its address), for the per-caller shares of the body budgets.
 const identify = callerIdentifier(async () => database);
-const server = createLightgateServer(store.serve, (req, res) => handleNext(req, res), { fallbackHost: hostname, gateApi, identify });
+const server = createLightgateServer(store.serve, (req, res) => handleNext(req, res), { fallbackHost: hostname, identify, gateApi });
 server.listen(port, hostname, () => console.log(`Ready on http://${hostname}:${port}`));
 
 // Gate runs are stepped here (leases keep several processes from stepping one run twice): the orchestrator
