@@ -34,7 +34,7 @@ const record = (t: Timing, status: number, ms: number) => {
   t.statuses[status] = (t.statuses[status] ?? 0) + 1;
 };
 const line = (label: string, t: Timing) =>
-  `${label.padEnd(34)} n=${String(t.ms.length).padStart(4)}  p50 ${String(percentile(t.ms, 50)).padStart(4)} ms  p99 ${String(percentile(t.ms, 99)).padStart(4)} ms  max ${String(Math.max(...t.ms)).padStart(4)} ms  statuses ${Object.entries(t.statuses).map(([s, n]) => `${s}×${n}`).join(" ")}`;
+  `${label.padEnd(40)} n=${String(t.ms.length).padStart(4)}  p50 ${String(percentile(t.ms, 50)).padStart(4)} ms  p99 ${String(percentile(t.ms, 99)).padStart(4)} ms  max ${String(Math.max(...t.ms)).padStart(4)} ms  statuses ${Object.entries(t.statuses).map(([s, n]) => `${s}×${n}`).join(" ")}`;
 
 /** Keeps `count` stalls open until `until`: each one the server cuts is replaced, as a patient attacker would. */
 function sustain(count: number, open: () => Stall, until: number): { answers: Timing; done: Promise<void> } {
