@@ -41,10 +41,14 @@ export function stallBody(base: string, path: string, opts: { headers?: Record<s
   return { answered, closed, sent, abort: () => req.destroy() };
 }
 
-/** The tRPC mutation a signed-in person calls (passkeys.beginRegistration: cheap, any role): status and time. */
-export async function timedMutation(base: string, cookie: string, origin: string): Promise<{ status: number; ms: number; text: string }> {
+/**
+ * The tRPC mutation a signed-in person calls (passkeys.beginRegistration: cheap, any role): status and time.
+ * Its body is padded with whitespace to `bytes`, the size of a signed approval (payload and WebAuthn assertion).
+ */
+export async function timedMutation(base: string, cookie: string, origin: string, bytes = 4096): Promise<{ status: number; ms: number; text: string }> {
   const t0 = Date.now();
-  const res = await fetch(`${base}/api/trpc/passkeys.beginRegistration`, { method: "POST", headers: { "content-type": "application/json", cookie, origin }, body: "{}" });
+  const body = "{}".padEnd(bytes, " ");
+  const res = await fetch(`${base}/api/trpc/passkeys.beginRegistration`, { method: "POST", headers: { "content-type": "application/json", cookie, origin }, body });
   const text = await res.text();
   return { status: res.status, ms: Date.now() - t0, text };
 }

@@ -38,7 +38,8 @@ describeEachDialect("stalled and endless request bodies against scripts/serve.ts
     const person = await makePerson(db, [{ role: "viewer", agent: null }]);
     runnerA = (await createApiKey(db.db, { name: "runner A", role: "runner" })).token;
     runnerB = (await createApiKey(db.db, { name: "runner B", role: "runner" })).token;
-    srv = await startServeProcess(db.url);
+    // One trusted proxy hop: strangers "from" many addresses (X-Forwarded-For), each with a share of its own.
+    srv = await startServeProcess(db.url, { LIGHTGATE_TRUSTED_PROXY_HOPS: "1" });
     cookie = await signInOverHttp(srv.base, srv.origin, person.email, TEST_PASSWORD);
     await timedMutation(srv.base, cookie, srv.origin); // Next loads the tRPC route on its first call: not what is measured
   }, 180_000);
@@ -59,6 +60,21 @@ describeEachDialect("stalled and endless request bodies against scripts/serve.ts
       expect(m.status, m.text.slice(0, 300)).toBe(200);
       expect(m.ms).toBeLessThan(1_000);
     }
+    for (const s of mine) s.abort();
+  });
+
+  it.skipIf(unavailable)("strangers from 20 addresses holding 1 MiB each cannot take the share of tRPC's budget kept for signed-in people", { timeout: 60_000 }, async () => {
+    const mine = Array.from({ length: 20 }, (_, i) =>
+      stallBody(srv.base, "/api/trpc/approvals.beginApproval", { headers: { "content-type": "application/json", "x-forwarded-for": `203.0.113.${i + 1}` }, declared: MiB, send: MiB - 1 }),
+    );
+    stalls.push(...mine);
+    await Promise.race([Promise.all(mine.map((s) => s.sent)), sleep(3_000)]);
+    await sleep(300);
+    const m = await timedMutation(srv.base, cookie, srv.origin);
+    expect(m.status, m.text.slice(0, 300)).toBe(200); // the person is not turned away…
+    expect(m.ms).toBeLessThan(1_000);
+    const refused = (await Promise.all(mine.map((s) => Promise.race([s.answered, sleep(200).then(() => null)])))).filter((a) => a?.status === 503);
+    expect(refused.length).toBeGreaterThan(0); // …the strangers past what they may hold are
     for (const s of mine) s.abort();
   });
 
