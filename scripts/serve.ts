@@ -6,6 +6,7 @@
 // The app/v1 route handlers stay, so plain `next start` serves the same API, only slower. The routing and
 // the request-body limits live in server/http/server-listener.ts.
 import next from "next";
+import { callerIdentifier } from "../server/auth/body-caller";
 import { steadyHeapGrowth } from "../server/http/heap-growth";
 import { getDatabase } from "../server/db/client";
 import { serveGateApi } from "../server/gate-api/http";
@@ -26,7 +27,9 @@ await startStoreBackground();
 
 const database = await getDatabase();
 const gateApi = (request: Request) => serveGateApi(database, request);
-const server = createLightgateServer(store.serve, (req, res) => handleNext(req, res), { fallbackHost: hostname, gateApi });
+// Who sends each body (its key, its session, else its address), for the per-caller shares of the body budgets.
+const identify = callerIdentifier(async () => database);
+const server = createLightgateServer(store.serve, (req, res) => handleNext(req, res), { fallbackHost: hostname, identify, gateApi });
 server.listen(port, hostname, () => console.log(`Ready on http://${hostname}:${port}`));
 
 // Gate runs are stepped here (leases keep several processes from stepping one run twice): the orchestrator

@@ -63,6 +63,13 @@ export function apiKeyOf(headers: { get(name: string): string | null }): string 
   return key === null ? null : key.trim();
 }
 
+/** What the cache knows of a token right now, without the database: its actor, null (refused) or undefined (unknown). */
+export function cachedApiKeyActor(token: string): Actor | null | undefined {
+  if (!TOKEN.test(token)) return null;
+  const hit = cache.get(sha256(token).toString("hex"));
+  return hit && hit.until > Date.now() ? hit.actor : undefined;
+}
+
 export async function authenticateApiKey(db: Db, token: string): Promise<Actor | null> {
   const m = TOKEN.exec(token);
   if (!m) return null;

@@ -50,10 +50,15 @@ function isStamped(): boolean {
   return (globalThis as Record<symbol, unknown>)[STAMPED] === true;
 }
 
+/** The address of a request on node:http, from its socket and the trusted proxy hops. */
+export function nodeClientAddress(req: IncomingMessage, hops = trustedProxyHops()): string | null {
+  return clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], hops);
+}
+
 /** serve.ts: writes the client's address into the request before Next.js sees it. */
 export function stampClientAddress(req: IncomingMessage, hops = trustedProxyHops()): void {
   (globalThis as Record<symbol, unknown>)[STAMPED] = true;
-  const address = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], hops);
+  const address = nodeClientAddress(req, hops);
   if (address) req.headers[CLIENT_ADDRESS_HEADER] = address;
   else delete req.headers[CLIENT_ADDRESS_HEADER];
 }
@@ -67,9 +72,15 @@ export function withClientAddress(request: Request, hops = trustedProxyHops(), s
   if (stamped) return request;
   const headers = new Headers(request.headers);
   headers.delete(CLIENT_ADDRESS_HEADER);
-  // The nearest proxy is the (unseen) socket: skip it, then count the remaining hops in X-Forwarded-For.
-  const forwarded = forwardedList(headers.get("x-forwarded-for") ?? undefined);
-  const address = hops > 0 ? clientAddress(forwarded.at(-1), forwarded.slice(0, -1), hops - 1) : null;
+  const address = requestClientAddress(request.headers, hops, stamped);
   if (address) headers.set(CLIENT_ADDRESS_HEADER, address);
   return new Request(request, { headers });
+}
+
+/** The client's address as `withClientAddress` judges it, without building a new Request (its body stays unread). */
+export function requestClientAddress(headers: { get(name: string): string | null }, hops = trustedProxyHops(), stamped = isStamped()): string | null {
+  if (stamped) return headers.get(CLIENT_ADDRESS_HEADER);
+  // The nearest proxy is the (unseen) socket: skip it, then count the remaining hops in X-Forwarded-For.
+  const forwarded = forwardedList(headers.get("x-forwarded-for") ?? undefined);
+  return hops > 0 ? clientAddress(forwarded.at(-1), forwarded.slice(0, -1), hops - 1) : null;
 }

@@ -19,6 +19,13 @@ export type BodyLimit = {
    * allowed size goes through when the server is not busy; beyond it, 503 with Retry-After (clients retry).
    */
   inFlight: number;
+  /**
+   * What one caller (an API key, a signed-in session, else a client address) may hold of `inFlight` at once,
+   * so one key or address cannot starve the others. At least `bytes`: one body of any allowed size fits.
+   */
+  perCaller: number;
+  /** Of `inFlight`, what only signed-in people may use (their approvals, rejections and rollbacks). */
+  reservedForPeople: number;
   format: RefusalFormat;
   /** What the limit is for, as a refusal names it. */
   label: string;
@@ -32,6 +39,8 @@ export const BODY_LIMITS: readonly Entry[] = [
     paths: ["/api/auth"],
     bytes: 8 * KiB,
     inFlight: 2 * MiB,
+    perCaller: 256 * KiB,
+    reservedForPeople: 0,
     format: "message",
     label: "sign-in requests (/api/auth)",
     why: "better-auth's sign-in/sign-out: an email (≤ 200), a password (≤ 128) and a callback URL — a few hundred bytes",
@@ -41,6 +50,8 @@ export const BODY_LIMITS: readonly Entry[] = [
     paths: ["/api/trpc"],
     bytes: 1 * MiB,
     inFlight: 16 * MiB,
+    perCaller: 2 * MiB,
+    reservedForPeople: 8 * MiB,
     format: "trpc",
     label: "dashboard calls (/api/trpc)",
     why: "a batch of dashboard calls; the largest inputs (a passkey's WebAuthn response, a registry record) are tens of KB",
@@ -50,6 +61,8 @@ export const BODY_LIMITS: readonly Entry[] = [
     paths: ["/v1/agl"],
     bytes: 16 * MiB,
     inFlight: 24 * MiB,
+    perCaller: 16 * MiB,
+    reservedForPeople: 0,
     format: "store",
     label: "the store API (/v1/agl)",
     why: "Agent Lightning clients send one span, one heartbeat or one batch of rollouts per request: kilobytes; 16 MiB is 10,000 rollouts with 1.6 KB inputs",
@@ -59,6 +72,8 @@ export const BODY_LIMITS: readonly Entry[] = [
     paths: ["/v1/traces", "/v1/metrics", "/v1/logs", "/v1/development/profiles"],
     bytes: 16 * MiB,
     inFlight: 24 * MiB,
+    perCaller: 20 * MiB, // a body inflated from gzip is held beside its compressed form
+    reservedForPeople: 0,
     format: "otlp",
     label: "OTLP exports (/v1/traces)",
     why: "the Python runner and the LLM proxy export one span per request, Lightgate's runner one attempt's spans: kilobytes; the limit also holds after gunzip (gzip bombs)",
@@ -69,6 +84,8 @@ export const BODY_LIMITS: readonly Entry[] = [
     paths: ["/v1/gate/datasets"],
     bytes: 16 * MiB,
     inFlight: 32 * MiB,
+    perCaller: 16 * MiB,
+    reservedForPeople: 0,
     format: "message",
     label: "published gate datasets (/v1/gate/datasets)",
     why: "a held-out or canary set of up to 10,000 cases, each with its input and expected output: 16 MiB is 1.6 KB per case",
@@ -78,6 +95,8 @@ export const BODY_LIMITS: readonly Entry[] = [
     paths: ["/v1/gate"],
     bytes: 1 * MiB,
     inFlight: 16 * MiB,
+    perCaller: 2 * MiB,
+    reservedForPeople: 0,
     format: "message",
     label: "the gate API (/v1/gate)",
     why: "a receipt declaration, a bind, a gate-run request or a verification: a few KB (a declaration's algorithm config the most)",
@@ -87,6 +106,8 @@ export const BODY_LIMITS: readonly Entry[] = [
     paths: ["/v1/pointers", "/v1/receipts", "/api/health"],
     bytes: 0,
     inFlight: 0,
+    perCaller: 0,
+    reservedForPeople: 0,
     format: "message",
     label: "pointers and receipts (GET only)",
     why: "read-only routes: no body at all",
@@ -94,7 +115,7 @@ export const BODY_LIMITS: readonly Entry[] = [
 ];
 
 /** Pages and everything else Next.js serves: no page reads a body (the app has no server actions). */
-export const DEFAULT_BODY_LIMIT: BodyLimit = { family: "pages", bytes: 64 * KiB, inFlight: 4 * MiB, format: "message", label: "pages" };
+export const DEFAULT_BODY_LIMIT: BodyLimit = { family: "pages", bytes: 64 * KiB, inFlight: 4 * MiB, perCaller: 256 * KiB, reservedForPeople: 0, format: "message", label: "pages" };
 
 const strip = ({ paths: _p, why: _w, ...limit }: Entry): BodyLimit => limit;
 
@@ -142,40 +163,125 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-/** Too many of a family's bodies in flight at once: 503 with Retry-After, which the runners' clients retry. */
-export class ServerBusyError extends Error {
-  readonly status = 503;
-  constructor(limit: BodyLimit) {
-    super(`the server is receiving too many bodies for ${limit.label} at once (${size(limit.inFlight)} in flight); retry in a moment`);
-    this.name = "ServerBusyError";
-  }
-}
+/**
+ * How fast a body must arrive, for every family: in each window of `windowMs` while a body is being read, at
+ * least `minBytesPerSecond × windowMs` of it arrives or it ends — else 408 and the connection is closed, its
+ * budget given back at once. One timer per request reading a body (not node's 30 s sweep of all sockets).
+ * 8 KiB/s is a 64 kbit/s link; a runner's 16 MiB batch arrives in well under a second on any network it uses.
+ */
+export const BODY_READ = { windowMs: 5_000, minBytesPerSecond: 8 * KiB } as const;
 
+/**
+ * Who is sending a body, judged from its headers before any of it is counted: a valid API key (its id), a
+ * session cookie signed with the server's secret (the session), else the client's address. An invalid
+ * key or a forged cookie is a stranger: only people draw on `reservedForPeople`.
+ */
+export type Caller = { kind: "person" | "key" | "stranger"; id: string };
+
+/** A caller nobody identified (plain `next start` without a proxy: every stranger shares one share). */
+const ANONYMOUS: Caller = { kind: "stranger", id: "unknown" };
+
+type Budget = { total: number; people: number; byCaller: Map<string, number> };
 // On globalThis: the production server's own code and Next's bundled route handlers share the budgets.
-const budgets = ((globalThis as { lightgateBodyBudgets?: Record<string, number> }).lightgateBodyBudgets ??= {});
+const budgets = ((globalThis as { lightgateBodyBudgetsByCaller?: Record<string, Budget> }).lightgateBodyBudgetsByCaller ??= {});
+const budgetOf = (family: string): Budget => (budgets[family] ??= { total: 0, people: 0, byCaller: new Map() });
 
-/** One request's share of its family's in-flight budget: taken chunk by chunk, given back once, when done. */
-export type BodyTicket = { take(bytes: number): boolean; release(): void };
+/** Why a ticket could not take more: the family's budget is spent, or this caller's share of it. */
+export type Shortfall = "family" | "caller";
 
-export function bodyTicket(limit: BodyLimit): BodyTicket {
+/** One request's share of its family's in-flight budget: taken chunk by chunk as bytes arrive, given back once, when done. */
+export type BodyTicket = { take(bytes: number): boolean; readonly shortfall: Shortfall | null; release(): void };
+
+/**
+ * `caller` may be a function: evaluated at the first take (the store's fast path reads a body only after
+ * the key check, so the key is known — and cached — by then).
+ */
+export function bodyTicket(limit: BodyLimit, caller: Caller | (() => Caller) = ANONYMOUS): BodyTicket {
   let held = 0;
+  let who: Caller | null = typeof caller === "function" ? null : caller;
+  let shortfall: Shortfall | null = null;
+  const budget = budgetOf(limit.family);
+  const key = () => `${who!.kind}:${who!.id}`;
   return {
+    get shortfall() {
+      return shortfall;
+    },
     take(bytes) {
-      const inFlight = budgets[limit.family] ?? 0;
-      if (inFlight + bytes > limit.inFlight) return false;
-      budgets[limit.family] = inFlight + bytes;
-      held += bytes;
-      return true;
+      if (bytes === 0) return true;
+      who ??= (caller as () => Caller)();
+      const person = who.kind === "person";
+      const mine = budget.byCaller.get(key()) ?? 0;
+      // Everyone else may use the family's budget less the people's reserve; people may use all of it.
+      const room = person ? limit.inFlight - budget.total : limit.inFlight - limit.reservedForPeople - (budget.total - budget.people);
+      if (mine + bytes > Math.max(limit.perCaller, limit.bytes)) shortfall = "caller";
+      else if (bytes > room || budget.total + bytes > limit.inFlight) shortfall = "family";
+      else {
+        budget.total += bytes;
+        if (person) budget.people += bytes;
+        budget.byCaller.set(key(), mine + bytes);
+        held += bytes;
+        return true;
+      }
+      return false;
     },
     release() {
-      budgets[limit.family] = (budgets[limit.family] ?? 0) - held;
+      if (held === 0) return;
+      budget.total -= held;
+      if (who!.kind === "person") budget.people -= held;
+      const left = (budget.byCaller.get(key()) ?? 0) - held;
+      if (left > 0) budget.byCaller.set(key(), left);
+      else budget.byCaller.delete(key());
       held = 0;
     },
   };
 }
 
 /** Bytes of a family's request bodies held right now (tests, benches). */
-export const bodyBytesInFlight = (family: BodyLimit["family"]) => budgets[family] ?? 0;
+export const bodyBytesInFlight = (family: BodyLimit["family"]) => budgetOf(family).total;
+
+/** Too many of a family's bodies in flight at once: 503 with Retry-After, which the runners' clients retry. */
+export class ServerBusyError extends Error {
+  readonly status = 503;
+  constructor(limit: BodyLimit, shortfall: Shortfall | null = "family") {
+    super(
+      shortfall === "caller"
+        ? `this caller is already sending ${size(Math.max(limit.perCaller, limit.bytes))} of bodies to ${limit.label} at once, its share; retry in a moment`
+        : `the server is receiving too many bodies for ${limit.label} at once (${size(limit.inFlight)} in flight); retry in a moment`,
+    );
+    this.name = "ServerBusyError";
+  }
+}
+
+/** A body that stopped arriving, or arrives slower than BODY_READ allows: 408, the connection is closed. */
+export class BodyStalledError extends Error {
+  readonly status = 408;
+  constructor(limit: BodyLimit, received: number) {
+    const perWindow = (BODY_READ.minBytesPerSecond * BODY_READ.windowMs) / 1000;
+    super(
+      `the request body to ${limit.label} stalled: fewer than ${size(perWindow)} arrived in ${BODY_READ.windowMs / 1000} s (${received} bytes in all; at least ${size(BODY_READ.minBytesPerSecond)}/s is required)`,
+    );
+    this.name = "BodyStalledError";
+  }
+}
+
+/**
+ * Holds a body read to BODY_READ: `received()` says how many bytes have arrived so far; `onStall` runs once
+ * when a window passes with too little. Returns the function that stops watching.
+ */
+export function watchBodyRate(received: () => number, onStall: () => void): () => void {
+  const perWindow = (BODY_READ.minBytesPerSecond * BODY_READ.windowMs) / 1000;
+  let mark = received();
+  const timer = setInterval(() => {
+    const now = received();
+    if (now - mark < perWindow) {
+      clearInterval(timer);
+      onStall();
+    }
+    mark = now;
+  }, BODY_READ.windowMs);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}
 
 /** The client went away (or broke the stream) before its body ended: nothing to answer, nothing to log. */
 export class BodyAbortedError extends Error {
@@ -204,4 +310,21 @@ export function declaredTooLarge(headers: Headers, method: string, limit: BodyLi
 export function declaresBody(headers: Headers): boolean {
   const length = headers.get("content-length");
   return headers.get("transfer-encoding") !== null || (length !== null && length !== "0");
+}
+
+/**
+ * The production listener reads and counts a body before Next.js sees it (server-listener.ts) and marks the
+ * request with this header, whose value is a random secret of this process: the route handler's
+ * `withBodyLimit` then does not count the same bytes twice. A client cannot know the value; the listener
+ * drops any it sends.
+ */
+export const COUNTED_HEADER = "x-lightgate-body-counted";
+const marks = globalThis as { lightgateCountedMark?: string };
+
+export function countedMark(): string {
+  return (marks.lightgateCountedMark ??= globalThis.crypto.randomUUID());
+}
+
+export function countedByListener(headers: Headers): boolean {
+  return marks.lightgateCountedMark !== undefined && headers.get(COUNTED_HEADER) === marks.lightgateCountedMark;
 }

@@ -3,7 +3,7 @@
 // and an answer given while the client is still sending says `Connection: close` — node then closes the
 // socket once the answer is out, so the client cannot go on streaming into the server.
 import type http from "node:http";
-import { BodyAbortedError, BodyTooLargeError, bodyLimitFor, declaredTooLarge, declaresBody, ServerBusyError, type BodyLimit, type BodyTicket } from "./body-limits";
+import { BodyAbortedError, BodyStalledError, BodyTooLargeError, bodyLimitFor, declaredTooLarge, declaresBody, ServerBusyError, watchBodyRate, type BodyLimit, type BodyTicket } from "./body-limits";
 import { bodyRefusal, type Refusal } from "./refusals";
 
 type Headers = { get(name: string): string | null };
@@ -28,37 +28,47 @@ export function requestUrl(req: http.IncomingMessage, fallbackHost: string): URL
 
 /**
  * Buffers the body up to `limit.bytes`, taking its bytes from the family's in-flight budget through `ticket`
- * (the caller gives them back when done with the body: when the response closes). Rejects with
- * BodyTooLargeError at the limit, ServerBusyError when the budget is spent, and stops reading either way.
+ * as they arrive — never the declared length, which costs a stranger nothing to claim. Rejects with
+ * BodyTooLargeError at the limit, ServerBusyError when the budget (or the caller's share) is spent,
+ * BodyStalledError when it arrives slower than BODY_READ allows; either way it stops reading and gives the
+ * budget back at once (the caller's `release` when the response closes covers the rest).
  */
 export function readNodeBody(req: http.IncomingMessage, limit: BodyLimit, ticket: BodyTicket): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const method = req.method ?? "POST";
     const declared = declaredTooLarge(nodeHeaderReader(req.headers), method, limit);
     if (declared) return reject(declared);
-    // A declared length is reserved up front, so a busy server refuses before reading anything.
-    const length = Number(req.headers["content-length"] ?? NaN);
-    const reserved = Number.isFinite(length);
-    if (reserved && !ticket.take(length)) return reject(new ServerBusyError(limit));
     const chunks: Buffer[] = [];
     let size = 0;
     const stop = (error: Error) => {
+      unwatch();
       req.off("data", onData);
       req.pause();
       chunks.length = 0;
       ticket.release();
       reject(error);
     };
+    const unwatch = watchBodyRate(
+      () => size,
+      () => stop(new BodyStalledError(limit, size)),
+    );
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit.bytes) return stop(new BodyTooLargeError(limit, method));
-      if (!reserved && !ticket.take(chunk.length)) return stop(new ServerBusyError(limit));
+      if (!ticket.take(chunk.length)) return stop(new ServerBusyError(limit, ticket.shortfall));
       chunks.push(chunk);
     };
     req.on("data", onData);
-    req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-    req.once("error", (e) => reject(new BodyAbortedError(e)));
-    req.once("close", () => reject(new BodyAbortedError())); // no-op once settled
+    req.once("end", () => {
+      unwatch();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    });
+    const aborted = (e?: Error) => {
+      if (req.complete) return; // the body had ended: the handler holds it (and its budget) now
+      stop(new BodyAbortedError(e));
+    };
+    req.once("error", aborted);
+    req.once("close", () => aborted());
   });
 }
 
@@ -95,22 +105,6 @@ export function lingerOnClose(req: http.IncomingMessage): void {
   };
 }
 
-/** Closes (lingering) a connection whose request body is still arriving after its answer went out. */
-export function closeAfterAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
-  lingerOnClose(req);
-  // Say so in the answer: a client told nothing would reuse the connection for its next request, and that
-  // request would meet the close (a "socket hang up"). Node sends `Connection: close` and closes after the
-  // answer when shouldKeepAlive is off before the head is written (writeHead also runs for implicit heads).
-  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => http.ServerResponse;
-  res.writeHead = ((...args: unknown[]) => {
-    if (!req.complete) res.shouldKeepAlive = false;
-    return writeHead(...args);
-  }) as typeof res.writeHead;
-  res.once("finish", () => {
-    if (!req.complete) (req.socket as { destroySoon?: () => void }).destroySoon?.();
-  });
-}
-
 export function sendRefusal(req: http.IncomingMessage, res: http.ServerResponse, refusal: Refusal): void {
   lingerOnClose(req);
   const bytes = typeof refusal.body === "string" ? Buffer.from(refusal.body) : refusal.body;
@@ -141,9 +135,8 @@ export function checkContinue(listener: http.RequestListener, fallbackHost = "12
 }
 
 /**
- * Connection timeouts for both servers. A request (headers and body) must arrive within 30 s: a body that
- * trickles in would otherwise hold its share of a family's in-flight budget for Node's default 300 s.
- * 16 MiB, the largest body any route takes, arrives in well under a second on any network runners use.
+ * Connection timeouts for both servers, a backstop: node checks them on a sweep every 30 s, so a stalled body
+ * is cut by its own timer instead (BODY_READ in body-limits.ts, watched while it is read).
  */
 export function applyServerTimeouts(server: http.Server): http.Server {
   server.keepAliveTimeout = 30_000;

@@ -6,6 +6,8 @@ import { gunzipSync } from "node:zlib";
 import { bodyLimitFor, bodyTicket, declaredTooLarge, declaresBody } from "@/server/http/body-limits";
 import { bodyRefusalResponse } from "@/server/http/refusals";
 import { readWebBody } from "@/server/http/web-body";
+import { knownCaller } from "@/server/auth/body-caller";
+import { requestClientAddress } from "@/server/auth/client-address";
 import { partBytes, writePart, type StoreBody, type StoreResponse } from "./io";
 
 export type HeaderReader = { get(name: string): string | null };
@@ -58,7 +60,8 @@ export function toWebHandler(handle: StoreHandler): (request: Request) => Promis
     if (declared) return bodyRefusalResponse(limit, request, declared);
     let read: Promise<Uint8Array | null> | undefined;
     let complete = !declaresBody(request.headers);
-    const ticket = bodyTicket(limit);
+    // The body is read after the key check, so by the first byte the key is in its cache.
+    const ticket = bodyTicket(limit, () => knownCaller(request.headers, requestClientAddress(request.headers)));
     const body = () =>
       (read ??= request.method === "GET" || request.method === "HEAD" || !request.body ? Promise.resolve(null) : readWebBody(request, limit, ticket).then((b) => ((complete = true), b)));
     let res: StoreResponse;

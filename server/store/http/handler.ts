@@ -4,7 +4,7 @@
 // not take.
 import { BAD_PERCENT_ENCODING, decodePathSegments } from "@/lib/http/path-segments";
 import type { Db } from "@/server/db/client";
-import { BodyAbortedError, BodyTooLargeError, ServerBusyError } from "@/server/http/body-limits";
+import { BodyAbortedError, BodyStalledError, BodyTooLargeError, ServerBusyError } from "@/server/http/body-limits";
 import { StoreInputError, StoreNotFoundError } from "../errors";
 import type { LightningStore } from "../index";
 import { authorize, type Access } from "./auth";
@@ -55,7 +55,7 @@ const withRetryAfter = (r: StoreResponse): StoreResponse => ({ ...r, headers: { 
 
 function errorResponse(e: unknown): StoreResponse {
   if (e instanceof HttpError) return json({ detail: e.detail }, e.status);
-  if (e instanceof BodyTooLargeError || e instanceof BodyAbortedError) return detail(e.status, e.message);
+  if (e instanceof BodyTooLargeError || e instanceof BodyAbortedError || e instanceof BodyStalledError) return detail(e.status, e.message);
   if (e instanceof ServerBusyError) return withRetryAfter(detail(503, e.message));
   if (e instanceof StoreNotFoundError) return detail(404, e.message);
   if (e instanceof StoreInputError) return detail(400, e.message);

@@ -2,7 +2,9 @@
 // (scripts/serve.ts routes /v1/agl and /v1/traces here, past Next.js), and a bare server for tests and scripts.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { bodyLimitFor, bodyTicket } from "@/server/http/body-limits";
+import { knownCaller, type IdentifyCaller } from "@/server/auth/body-caller";
+import { nodeClientAddress, trustedProxyHops } from "@/server/auth/client-address";
+import { bodyLimitFor, bodyTicket, type Caller } from "@/server/http/body-limits";
 import { applyServerTimeouts, checkContinue, closeIfUnread, declaredRefusal, lingerOnClose, nodeHeaderReader, readNodeBody, requestUrl, sendRefusal } from "@/server/http/node-body";
 import type { StoreHandler, StoreResponse } from "./exchange";
 import { borrowBuffer, returnBuffer } from "@/server/http/response-buffers";
@@ -55,7 +57,8 @@ const EMPTY = new Uint8Array();
  * else; the body is buffered only when a route asks for it (after the key check), up to the limit. Node's
  * Readable→web-stream bridge cost more CPU per request than the store work itself, hence no web Request.
  */
-export function nodeListener(handle: StoreHandler, fallbackHost = "127.0.0.1"): http.RequestListener {
+export function nodeListener(handle: StoreHandler, fallbackHost = "127.0.0.1", identify?: IdentifyCaller): http.RequestListener {
+  const hops = trustedProxyHops();
   return (req, res) => {
     const fail = (e: unknown) => {
       if (res.headersSent) return res.destroy(e as Error);
@@ -66,11 +69,18 @@ export function nodeListener(handle: StoreHandler, fallbackHost = "127.0.0.1"): 
     if (refusal) return sendRefusal(req, res, refusal);
     const method = req.method ?? "GET";
     const limit = bodyLimitFor(url.pathname, method);
-    const ticket = bodyTicket(limit);
+    const headers = nodeHeaderReader(req.headers);
+    // Identified when the body is first asked for: after the route's key check, so a key is in its cache.
+    let caller: Caller | undefined;
+    const ticket = bodyTicket(limit, () => (caller ??= knownCaller(headers, nodeClientAddress(req, hops))));
     res.once("close", () => ticket.release());
     let read: Promise<Buffer | null> | undefined;
-    const body = () => (read ??= method === "GET" || method === "HEAD" ? Promise.resolve(null) : readNodeBody(req, limit, ticket));
-    handle({ method, url, headers: nodeHeaderReader(req.headers), body, hold: (n) => ticket.take(n) })
+    const readBody = async () => {
+      if (identify) caller = await identify(headers, nodeClientAddress(req, hops));
+      return readNodeBody(req, limit, ticket);
+    };
+    const body = () => (read ??= method === "GET" || method === "HEAD" ? Promise.resolve(null) : readBody());
+    handle({ method, url, headers, body, hold: (n) => ticket.take(n) })
       .then((response) => send(req, res, response))
       .catch(fail);
   };

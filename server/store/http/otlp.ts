@@ -3,7 +3,7 @@
 // google.rpc.Status body in the request's encoding (otlp/status.ts) whose message names the problem.
 import { gunzipSync } from "node:zlib";
 import { ZodError } from "zod";
-import { BodyAbortedError, BodyTooLargeError, bodyLimitOf, ServerBusyError } from "@/server/http/body-limits";
+import { BodyAbortedError, BodyStalledError, BodyTooLargeError, bodyLimitOf, ServerBusyError } from "@/server/http/body-limits";
 import { decodeJson, decodeProtobuf, encodeEmptyResponse, type OtlpResourceSpans } from "../otlp/decode";
 import { mapOtlp } from "../otlp/map";
 import { mediaType, OTLP_JSON, OTLP_PROTOBUF, otlpRefusal, otlpReply } from "../otlp/status";
@@ -47,7 +47,7 @@ export async function handleOtlpTraces(request: StoreRequest, store: LightningSt
       if (!request.hold(raw.byteLength)) throw new ServerBusyError(OTLP_LIMIT);
     }
   } catch (e) {
-    if (e instanceof BodyTooLargeError || e instanceof BodyAbortedError) return otlpRefusal(request, e.status, e.message);
+    if (e instanceof BodyTooLargeError || e instanceof BodyAbortedError || e instanceof BodyStalledError) return otlpRefusal(request, e.status, e.message);
     if (e instanceof ServerBusyError) {
       const busy = otlpRefusal(request, 503, e.message);
       return { ...busy, headers: { ...busy.headers, "retry-after": "1" } };

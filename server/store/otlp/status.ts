@@ -1,7 +1,7 @@
 // OTLP/HTTP answers in the request's encoding (the OTLP spec: the response uses the request's
 // Content-Type): protobuf `google.rpc.Status` for protobuf (and for anything unrecognised), JSON for
 // OTLP/JSON; gzipped when the client accepts gzip. Every refusal of the OTLP routes — 4xx of the
-// decoder, 401/403 of the key check, 413/503 of the body limits, 405/501 — goes through `otlpRefusal`.
+// decoder, 401/403 of the key check, 408/413/503 of the body limits, 405/501 — goes through `otlpRefusal`.
 import { gzipSync } from "node:zlib";
 import { encodeStatus } from "./decode";
 
@@ -35,6 +35,7 @@ function rpcCode(status: number): number {
   if (status === 401) return 16; // UNAUTHENTICATED
   if (status === 403) return 7; // PERMISSION_DENIED
   if (status === 404) return 5; // NOT_FOUND
+  if (status === 408) return 4; // DEADLINE_EXCEEDED (a stalled body)
   if (status === 413) return 8; // RESOURCE_EXHAUSTED
   if (status === 405 || status === 501) return 12; // UNIMPLEMENTED
   if (status === 503) return 14; // UNAVAILABLE (exporters retry it)

@@ -134,6 +134,7 @@ function heldUpload(base: string, path: string, headers: Record<string, string>,
   const chunk = Buffer.alloc(256 * KiB, 0x20);
   let sent = 0;
   const sentAll = new Promise<void>((resolve) => {
+    req.on("close", () => resolve()); // refused and cut off: nothing more will go out
     const pump = () => {
       while (sent < bytes) {
         sent += chunk.length;
@@ -166,21 +167,29 @@ for (const server of ["route handlers", "production server"] as const) {
       }
     }
 
-    it("store: bodies in flight at once are bounded too — past the family's budget, 503 with Retry-After", { timeout: 60_000 }, async () => {
+    it("store: bodies in flight at once are bounded per family and per caller — past either, 503 with Retry-After", { timeout: 60_000 }, async () => {
       const { bodyBytesInFlight } = await import("@/server/http/body-limits");
-      const headers = { "content-type": "application/json", authorization: `Bearer ${keys.algorithm}` };
-      const held = [heldUpload(servers[server], "/v1/agl/rollouts", headers, 10 * MiB), heldUpload(servers[server], "/v1/agl/rollouts", headers, 10 * MiB)];
+      const headers = (key: string) => ({ "content-type": "application/json", authorization: `Bearer ${key}` });
+      const [other, third] = [(await createApiKey(db.db, { name: `held ${server}`, role: "algorithm" })).token, (await createApiKey(db.db, { name: `third ${server}`, role: "algorithm" })).token];
+      // Two keys hold 10 MiB each (within their 16 MiB shares): 20 of the family's 24 MiB.
+      const held = [heldUpload(servers[server], "/v1/agl/rollouts", headers(keys.algorithm), 10 * MiB), heldUpload(servers[server], "/v1/agl/rollouts", headers(other), 10 * MiB)];
       await Promise.all(held.map((h) => h.sentAll));
       for (let i = 0; i < 200 && bodyBytesInFlight("store") < 20 * MiB; i++) await new Promise((r) => setTimeout(r, 20));
       const before = await rowCounts(db);
-      const res = await sendBigBody(servers[server], "/v1/agl/queues/rollouts/enqueue", { headers, total: 8 * MiB, mode: "chunked" });
-      expect(res.status).toBe(503);
-      expect(res.headers["retry-after"]).toBe("1");
-      expect(json(res).detail).toMatch(/too many bodies for the store API \(\/v1\/agl\) at once \(24 MiB in flight\)/);
+      const family = await sendBigBody(servers[server], "/v1/agl/queues/rollouts/enqueue", { headers: headers(third), total: 8 * MiB, mode: "chunked" });
+      expect(family.status).toBe(503);
+      expect(family.headers["retry-after"]).toBe("1");
+      expect(json(family).detail).toMatch(/too many bodies for the store API \(\/v1\/agl\) at once \(24 MiB in flight\)/);
+      // A key already holding 10 MiB gets no more than its 16 MiB share, whatever the family has left.
+      held[1]!.abort();
+      for (let i = 0; i < 200 && bodyBytesInFlight("store") > 10 * MiB; i++) await new Promise((r) => setTimeout(r, 20));
+      const share = await sendBigBody(servers[server], "/v1/agl/queues/rollouts/enqueue", { headers: headers(keys.algorithm), total: 8 * MiB, mode: "chunked" });
+      expect(share.status).toBe(503);
+      expect(json(share).detail).toMatch(/already sending 16 MiB of bodies to the store API \(\/v1\/agl\) at once, its share/);
       for (const h of held) h.abort();
       await budgetsReturnToZero();
       expect(await rowCounts(db)).toEqual(before);
-      const ok = await fetch(`${servers[server]}/v1/agl/queues/rollouts/enqueue`, { method: "POST", headers, body: JSON.stringify({ rollouts: [{ input: "after the rush" }] }) });
+      const ok = await fetch(`${servers[server]}/v1/agl/queues/rollouts/enqueue`, { method: "POST", headers: headers(keys.algorithm), body: JSON.stringify({ rollouts: [{ input: "after the rush" }] }) });
       expect(ok.status).toBe(201);
     });
 
