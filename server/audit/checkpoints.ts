@@ -4,8 +4,10 @@
 // `npm run audit:verify`, the server's Ed25519 receipt key signs the hashes of the rows since the previous
 // checkpoint. A re-hashed row then differs from the hash a signature vouches for, and the verifier names
 // the first such row. Ed25519 rather than an HMAC: anyone holding the public key (GET
-// /v1/receipts/public-key, or a copy kept apart) can check, without being able to sign; and with
-// LIGHTGATE_RECEIPT_PRIVATE_KEY set, the database holds nothing that could re-sign a forged tail.
+// /v1/receipts/public-key, or a copy kept apart) can check, without being able to sign; and the private key
+// lives outside the database (server/receipts/signing-key.ts), so the database holds nothing that could re-sign
+// a forged tail. Checkpoints are also copied out of the database (exported-heads.ts) for installations whose
+// key was, or is, kept in it.
 import { sign, verify, type KeyObject } from "node:crypto";
 import { canonicalJson } from "@/server/digest";
 import type { Db, Tx } from "@/server/db/client";
@@ -45,7 +47,7 @@ export async function checkpointIfDue(tx: Tx, row: { seq: number; hash: string }
   if (row.seq - (last?.seq ?? 0) >= AUDIT_CHECKPOINT_EVERY) await writeCheckpointIn(tx, row);
 }
 
-/** The keys a checkpoint may be signed with: the server's receipt key (read, never created here). */
+/** The keys a checkpoint may be signed with: the server's receipt key (read, never created here; a key file others can read throws). */
 export async function serverCheckpointKeys(db: Db): Promise<KeyObject[]> {
   const key = await existingReceiptKey(db);
   return key ? [key.publicKey] : [];

@@ -1,6 +1,7 @@
 // Signed checkpoints anchor the audit chain to the server's Ed25519 key: rows edited behind the triggers and
 // re-hashed (so the unkeyed chain links up again) are caught without a head recorded elsewhere, and the
 // verifier names the FIRST edited row — on both dialects, through verifyAuditChain and `npm run audit:verify`.
+// (A tail re-signed with the server's own key, and the key kept apart: signing-key-apart.test.ts.)
 import { execFile } from "node:child_process";
 import { generateKeyPairSync, sign } from "node:crypto";
 import { promisify } from "node:util";
@@ -100,11 +101,11 @@ describeEachDialect("signed audit checkpoints", (dialect) => {
       const cps = await t.db.db.auditCheckpoint.findMany({ orderBy: { seq: "asc" } });
       for (const cp of cps) await resign(cp);
       expect((await verifyAuditChain(t.db.db)).firstBreak).toMatchObject({ seq: AUDIT_CHECKPOINT_EVERY, reason: "checkpoint-invalid", detail: expect.stringContaining(`rows 1–${AUDIT_CHECKPOINT_EVERY} is not signed by the server's key`) });
-      // with the private key in the database, whoever can write there can swap it too: then only a public key
-      // kept apart (LIGHTGATE_RECEIPT_PRIVATE_KEY keeps the private one out of the database) still tells
+      // the private key is not in the database (a file beside the data): the forger's key written where older
+      // installations kept it is ignored, and a public key kept apart tells the same
       const pem = forger.export({ type: "pkcs8", format: "pem" }).toString();
-      await t.db.db.systemSetting.update({ where: { key: "receipt.ed25519.private" }, data: { value: pem } });
-      expect((await verifyAuditChain(t.db.db)).ok).toBe(true);
+      await t.db.db.systemSetting.create({ data: { key: "receipt.ed25519.private", value: pem } });
+      expect((await verifyAuditChain(t.db.db)).firstBreak).toMatchObject({ seq: AUDIT_CHECKPOINT_EVERY, reason: "checkpoint-invalid" });
       expect((await verifyAuditChain(t.db.db, { trustedKeys: [serverKey] })).firstBreak).toMatchObject({ seq: AUDIT_CHECKPOINT_EVERY, reason: "checkpoint-invalid" });
     } finally {
       await t.db.drop();

@@ -1,0 +1,175 @@
+// Issue 23 finding 4: the audit's signing key sat in the database it signs. Whoever could write there edited
+// row 40, re-hashed the tail, re-signed every checkpoint with the key read from the same database, and
+// `audit:verify` (also with --key <genuine public key>) said "intact"; --head named the head "truncated".
+// Now the key lives in an owner-only file beside the data (or a configured secret), signed heads are exported
+// outside the database, and every verifier names row 40. All through the CLIs as real processes, on both dialects.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createPrivateKey, createPublicKey, generateKeyPairSync, sign } from "node:crypto";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { appendAudit, AUDIT_LOCK } from "@/server/audit/audit-log";
+import { hashAuditRow } from "@/server/audit/chain";
+import { canonicalJson } from "@/server/digest";
+import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
+import { SYSTEM } from "../../helpers/auth";
+import { startScript, waitFor } from "../../helpers/script-process";
+
+const DB_KEY_SETTING = "receipt.ed25519.private"; // where the old default kept the private key
+
+// Each test runs the CLIs as processes (~2–4 s each on a busy machine).
+const SLOW = 120_000;
+
+describeEachDialect("the audit's signing key kept apart from the database it signs", (dialect) => {
+  const made: { db: TestDatabase; dataDir: string }[] = [];
+  let previousDataDir: string | undefined;
+  beforeAll(() => {
+    previousDataDir = process.env.LIGHTGATE_DATA_DIR;
+  });
+  afterAll(async () => {
+    if (previousDataDir === undefined) delete process.env.LIGHTGATE_DATA_DIR;
+    else process.env.LIGHTGATE_DATA_DIR = previousDataDir;
+    for (const m of made) {
+      await m.db.drop();
+      fs.rmSync(m.dataDir, { recursive: true, force: true });
+    }
+  }, SLOW);
+
+  /** A fresh database and a data directory of its own (where PostgreSQL's key and heads live by default). */
+  async function fresh(label: string) {
+    const db = await createTestDatabase(dialect, label);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lightgate-data-"));
+    made.push({ db, dataDir });
+    process.env.LIGHTGATE_DATA_DIR = dataDir; // for the appends made in this process
+    const env = { ...process.env, DATABASE_URL: db.url, LIGHTGATE_DATA_DIR: dataDir, LIGHTGATE_RECEIPT_PRIVATE_KEY: "" };
+    const cli = async (script: string, args: string[] = []) => {
+      const p = startScript(script, args, env);
+      const code = await p.exited;
+      return { code, out: p.output() };
+    };
+    const append = async (n: number) => {
+      for (let i = 1; i <= n; i++) {
+        await db.transaction((tx) => appendAudit(tx, { actor: SYSTEM, action: "test.event", target: { type: "thing", id: `t-${i}` }, after: { n: i } }), { locks: [AUDIT_LOCK] });
+      }
+    };
+    /** The directory the key file goes in by default: beside the SQLite file, or the data directory. */
+    const keyDir = dialect === "sqlite" ? path.dirname(db.target.dialect === "sqlite" ? db.target.file : "") : dataDir;
+    return { db, dataDir, env, cli, append, keyDir };
+  }
+
+  it("the attack: row 40 edited, the tail re-hashed and re-signed with the key read from the database — every verifier names row 40", async () => {
+    const t = await fresh("keyattack");
+    // an installation from before: its private key in the database
+    const legacy = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    await t.db.db.systemSetting.create({ data: { key: DB_KEY_SETTING, value: legacy } });
+    await t.append(140);
+    const first = await t.cli("scripts/audit-verify.ts");
+    expect(first.code, first.out).toBe(0);
+    expect(first.out).toMatch(/key .*stored in the database/i); // the warning, every run until it is moved out
+    const head = /head (\d+:[0-9a-f]{64})/.exec(first.out)![1]!;
+    const headsFile = /exported signed heads .*? to (\S+)/.exec(first.out)?.[1];
+    expect(headsFile, first.out).toBeTruthy();
+    const keptHeads = path.join(t.dataDir, "heads-copy.jsonl");
+    fs.copyFileSync(headsFile!, keptHeads);
+    const genuinePub = path.join(t.dataDir, "genuine.pub.pem");
+    fs.writeFileSync(genuinePub, createPublicKey(createPrivateKey(legacy)).export({ type: "spki", format: "pem" }).toString());
+
+    await dropGuards(t.db);
+    await editAndRehash(t.db, 40, '{"n":"nothing to see"}');
+    // re-sign every checkpoint with the key read from the same database
+    const pem = (await t.db.db.systemSetting.findUniqueOrThrow({ where: { key: DB_KEY_SETTING } })).value;
+    for (const cp of await t.db.db.auditCheckpoint.findMany({ orderBy: { seq: "asc" } })) {
+      const rows = await t.db.db.auditEvent.findMany({ where: { seq: { gte: cp.fromSeq, lte: cp.seq } }, orderBy: { seq: "asc" } });
+      const rowHashes = JSON.stringify(rows.map((r) => r.hash));
+      const hash = rows.at(-1)!.hash;
+      const bytes = Buffer.from(canonicalJson({ purpose: "lightgate.audit-checkpoint.v1", seq: cp.seq, fromSeq: cp.fromSeq, hash, rowHashes, at: cp.at.toISOString() }));
+      await t.db.db.$executeRaw`UPDATE "AuditCheckpoint" SET "hash" = ${hash}, "rowHashes" = ${rowHashes}, "signature" = ${sign(null, bytes, createPrivateKey(pem)).toString("base64url")} WHERE "seq" = ${cp.seq}`;
+    }
+
+    for (const args of [[], ["--key", genuinePub], ["--head", head], ["--head", keptHeads]]) {
+      const r = await t.cli("scripts/audit-verify.ts", args);
+      expect(r.code, `${args.join(" ")}: ${r.out}`).toBe(1);
+      expect(r.out, args.join(" ")).toMatch(/BROKEN at row 40 \(/);
+    }
+  }, SLOW);
+
+  it("a fresh installation makes its key in an owner-only file beside the data, never in the database, and refuses a key others can read", async () => {
+    const t = await fresh("keyfile");
+    await t.append(20); // the 16th row signs a checkpoint: the key is made on that first use
+    const keyFile = path.join(t.keyDir, "receipt-signing-key.pem");
+    expect(fs.existsSync(keyFile)).toBe(true);
+    expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(await t.db.db.systemSetting.findUnique({ where: { key: DB_KEY_SETTING } })).toBeNull();
+    const ok = await t.cli("scripts/audit-verify.ts");
+    expect(ok.code, ok.out).toBe(0);
+    expect(ok.out).not.toMatch(/stored in the database/i);
+
+    fs.chmodSync(keyFile, 0o644);
+    const refused = await t.cli("scripts/audit-verify.ts");
+    expect(refused.code, refused.out).toBe(2);
+    expect(refused.out).toMatch(/receipt-signing-key\.pem.*readable by (group|others).*chmod 600/);
+    await expect(t.append(16)).rejects.toThrow(/readable by (group|others)/);
+    expect(await t.db.db.auditEvent.count()).toBe(20 + 15); // the change whose checkpoint could not be signed did not happen
+  }, SLOW);
+
+  it("a key left in the database is warned about, and `npm run audit:key -- --export` moves it out without breaking old signatures", async () => {
+    const t = await fresh("keymove");
+    const legacy = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    await t.db.db.systemSetting.create({ data: { key: DB_KEY_SETTING, value: legacy } });
+    await t.append(20);
+    const shown = await t.cli("scripts/audit-key.ts");
+    expect(shown.code, shown.out).toBe(0);
+    expect(shown.out).toMatch(/stored in the database.*npm run audit:key -- --export/s);
+
+    const moved = await t.cli("scripts/audit-key.ts", ["--export"]);
+    expect(moved.code, moved.out).toBe(0);
+    const keyFile = path.join(t.keyDir, "receipt-signing-key.pem");
+    expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(createPublicKey(fs.readFileSync(keyFile, "utf8")).export({ format: "jwk" })).toEqual(createPublicKey(createPrivateKey(legacy)).export({ format: "jwk" }));
+    expect(await t.db.db.systemSetting.findUnique({ where: { key: DB_KEY_SETTING } })).toBeNull();
+    expect(moved.out).toMatch(/back it up/i);
+
+    // the checkpoints signed before the move still verify, new ones are signed with the same key from the file
+    await t.append(16);
+    const after = await t.cli("scripts/audit-verify.ts");
+    expect(after.code, after.out).toBe(0);
+    expect(after.out).not.toMatch(/stored in the database/i);
+    expect(after.out).toMatch(/signed checkpoints vouch for rows 1–32/);
+  }, SLOW);
+
+  it("the server's timer exports signed heads outside the database", async () => {
+    const t = await fresh("keyheads");
+    await t.append(20);
+    const server = startScript("scripts/store/serve.ts", ["--port", "0"], { ...t.env, LIGHTGATE_AUDIT_EXPORT_MINUTES: "0.01" });
+    try {
+      const headsFile = dialect === "sqlite" ? path.join(t.keyDir, "audit-heads.jsonl") : path.join(t.dataDir, `audit-heads.${(t.db.target as { database: string }).database}.jsonl`);
+      await waitFor(async () => fs.existsSync(headsFile) && fs.readFileSync(headsFile, "utf8").includes('"seq":20'), 30_000, () => server.output());
+      const lines = fs.readFileSync(headsFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { seq: number; fromSeq: number; signature: string; keyId: string });
+      expect(lines.map((l) => [l.fromSeq, l.seq])).toEqual([[1, 16], [17, 20]]);
+      expect(lines.every((l) => l.signature && l.keyId)).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  }, SLOW);
+
+  /** What someone with database access does: edit row `seq`, then re-hash it and every row after it. */
+  async function editAndRehash(db: TestDatabase, seq: number, after: string) {
+    const rows = await db.db.auditEvent.findMany({ where: { seq: { gte: seq } }, orderBy: { seq: "asc" } });
+    let prevHash = rows[0]!.prevHash;
+    for (const row of rows) {
+      const edited = { ...row, after: row.seq === seq ? after : row.after, prevHash };
+      const hash = hashAuditRow(edited);
+      await db.db.$executeRaw`UPDATE "AuditEvent" SET "after" = ${edited.after}, "prevHash" = ${prevHash}, "hash" = ${hash} WHERE "seq" = ${row.seq}`;
+      prevHash = hash;
+    }
+  }
+
+  async function dropGuards(db: TestDatabase) {
+    if (dialect === "sqlite") {
+      for (const t of ["AuditEvent_no_update", "AuditEvent_no_delete", "AuditCheckpoint_no_update", "AuditCheckpoint_no_delete"]) await db.db.$executeRawUnsafe(`DROP TRIGGER "${t}"`);
+    } else {
+      await db.db.$executeRawUnsafe(`ALTER TABLE "AuditEvent" DISABLE TRIGGER USER`);
+      await db.db.$executeRawUnsafe(`ALTER TABLE "AuditCheckpoint" DISABLE TRIGGER USER`);
+    }
+  }
+});
