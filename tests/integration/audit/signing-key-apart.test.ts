@@ -10,6 +10,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, sign } from "no
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { appendAudit, AUDIT_LOCK } from "@/server/audit/audit-log";
 import { hashAuditRow } from "@/server/audit/chain";
+import { exportAuditHeads } from "@/server/audit/head-export";
 import { canonicalJson } from "@/server/digest";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { SYSTEM } from "../../helpers/auth";
@@ -91,6 +92,11 @@ describeEachDialect("the audit's signing key kept apart from the database it sig
       expect(r.code, `${args.join(" ")}: ${r.out}`).toBe(1);
       expect(r.out, args.join(" ")).toMatch(/BROKEN at row 40 \(/);
     }
+    // the server's exporter does not write the rewritten log over what it exported
+    const before = fs.readFileSync(headsFile!, "utf8");
+    await t.append(20);
+    await expect(exportAuditHeads(t.db, headsFile!)).rejects.toThrow(/row 140 is no longer the row whose hash was exported/);
+    expect(fs.readFileSync(headsFile!, "utf8")).toBe(before);
   }, SLOW);
 
   it("a fresh installation makes its key in an owner-only file beside the data, never in the database, and refuses a key others can read", async () => {
@@ -110,6 +116,20 @@ describeEachDialect("the audit's signing key kept apart from the database it sig
     expect(refused.out).toMatch(/receipt-signing-key\.pem.*readable by (group|others).*chmod 600/);
     await expect(t.append(16)).rejects.toThrow(/readable by (group|others)/);
     expect(await t.db.db.auditEvent.count()).toBe(20 + 15); // the change whose checkpoint could not be signed did not happen
+  }, SLOW);
+
+  it("a process whose key is not the one this database is signed with refuses to sign (two hosts, two key files)", async () => {
+    const t = await fresh("keysplit");
+    await t.append(16);
+    const keyFile = path.join(t.keyDir, "receipt-signing-key.pem");
+    const first = fs.readFileSync(keyFile, "utf8");
+    fs.rmSync(keyFile);
+    fs.writeFileSync(keyFile, generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString(), { mode: 0o600 });
+    await expect(t.append(16)).rejects.toThrow(/is not the key this database's receipts and audit checkpoints are signed with/);
+    expect(await t.db.db.auditEvent.count()).toBe(16 + 15);
+    fs.writeFileSync(keyFile, first);
+    await t.append(1);
+    expect(await t.db.db.auditCheckpoint.count()).toBe(2);
   }, SLOW);
 
   it("a key left in the database is warned about, and `npm run audit:key -- --export` moves it out without breaking old signatures", async () => {
