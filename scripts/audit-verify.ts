@@ -11,9 +11,9 @@ import fs from "node:fs";
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { checkpointAudit, verifyAuditChain } from "../server/audit/audit-log";
 import { exportAuditHeads } from "../server/audit/head-export";
-import { openDatabase } from "../server/db/client";
+import { openDatabase, type Database } from "../server/db/client";
 import { redactUrl, resolveDbTarget } from "../server/db/config";
-import { receiptKeyWarnings } from "../server/receipts/signing-key";
+import { existingReceiptKey, receiptKeyFile, receiptKeyWarnings } from "../server/receipts/signing-key";
 
 function parseHead(argv: string[]): { expectHead?: { seq: number; hash: string }; headsFile?: string } {
   const i = argv.indexOf("--head");
@@ -35,6 +35,26 @@ function parseKeys(argv: string[]): KeyObject[] | undefined {
   });
 }
 
+/**
+ * Signs a checkpoint for the verified head and copies the new heads out of the database. Only where the
+ * server's key is (a verifier elsewhere, with --key, verifies without signing); a failure here does not
+ * change the verdict, it is a warning.
+ */
+async function signAndExport(database: Database, head: { seq: number; hash: string }): Promise<void> {
+  if (!(await existingReceiptKey(database.db))) {
+    console.warn(`audit:verify: note: no signing key here (${receiptKeyFile(database.target)}): not signing a checkpoint nor exporting heads`);
+    return;
+  }
+  try {
+    const cp = await checkpointAudit(database, head);
+    if (cp) console.log(`signed a checkpoint for rows ${cp.fromSeq}–${cp.seq} (key ${cp.keyId})`);
+    const out = await exportAuditHeads(database);
+    console.log(`exported signed heads through row ${out.through} to ${out.file}${out.exported ? ` (${out.exported} new)` : ""}`);
+  } catch (e) {
+    console.warn(`audit:verify: warning: could not sign or export the signed heads: ${(e as Error).message}`);
+  }
+}
+
 async function main() {
   const argv = process.argv.slice(2);
   const target = resolveDbTarget(process.env.DATABASE_URL);
@@ -46,15 +66,7 @@ async function main() {
     const exported = verdict.exported ? `; the heads exported to ${verdict.exported.file} vouch for rows 1–${verdict.exported.signedThrough}` : "";
     if (verdict.ok) {
       console.log(`audit chain of ${redactUrl(target)}: intact, ${verdict.rows} rows; signed checkpoints vouch for rows 1–${verdict.signedThrough}${exported}`);
-      if (verdict.head && !argv.includes("--no-checkpoint")) {
-        const cp = await checkpointAudit(database, verdict.head);
-        if (cp) console.log(`signed a checkpoint for rows ${cp.fromSeq}–${cp.seq} (key ${cp.keyId})`);
-        // A verifier without write access to the data directory still verifies; it only cannot export.
-        await exportAuditHeads(database).then(
-          (out) => console.log(`exported signed heads through row ${out.through} to ${out.file}${out.exported ? ` (${out.exported} new)` : ""}`),
-          (e: Error) => console.warn(`audit:verify: warning: could not export the signed heads: ${e.message}`),
-        );
-      }
+      if (verdict.head && !argv.includes("--no-checkpoint")) await signAndExport(database, verdict.head);
       if (verdict.head) console.log(`head ${verdict.head.seq}:${verdict.head.hash}  (keep this; pass it as --head next time)`);
       return 0;
     }

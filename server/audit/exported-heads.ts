@@ -44,6 +44,37 @@ export function parseHead(line: string): ExportedHead | null {
 
 const asCheckpoint = (h: ExportedHead): CheckpointRow => ({ seq: h.seq, fromSeq: h.fromSeq, hash: h.hash, rowHashes: h.rowHashes, at: new Date(h.at), keyId: h.keyId, signature: h.signature });
 
+/**
+ * Cuts a last line left unfinished by a crash mid-append (the file does not end in a newline), so the next
+ * export starts on a line of its own. Only the exporter calls it, before appending.
+ */
+export function dropTornTail(file: string): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, "r+");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw e;
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    const one = Buffer.alloc(1);
+    if (size === 0 || (fs.readSync(fd, one, 0, 1, size - 1) === 1 && one[0] === 0x0a)) return;
+    let end = size;
+    while (end > 0) {
+      const start = Math.max(0, end - 65_536);
+      const chunk = Buffer.alloc(end - start);
+      fs.readSync(fd, chunk, 0, chunk.length, start);
+      const nl = chunk.lastIndexOf(0x0a);
+      if (nl >= 0) return fs.ftruncateSync(fd, start + nl + 1);
+      end = start;
+    }
+    fs.ftruncateSync(fd, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** The last head in the file (read from its end), or null for a missing or empty file. */
 export function lastExportedHead(file: string): ExportedHead | null {
   let fd: number;

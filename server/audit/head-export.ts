@@ -8,13 +8,14 @@ import path from "node:path";
 import type { Database } from "@/server/db/client";
 import type { Leadership } from "@/server/store/leadership";
 import { checkpointAudit } from "./audit-log";
-import { auditHeadsFile, databaseIdentity, lastExportedHead, type ExportedHead } from "./exported-heads";
+import { auditHeadsFile, databaseIdentity, dropTornTail, lastExportedHead, type ExportedHead } from "./exported-heads";
 
 export type HeadExport = { file: string; exported: number; through: number };
 
 export async function exportAuditHeads(database: Database, file = auditHeadsFile(database.target)): Promise<HeadExport> {
   await checkpointAudit(database);
   const identity = databaseIdentity(database.target);
+  dropTornTail(file);
   const last = lastExportedHead(file);
   if (last && last.database !== identity) throw new Error(`${file} holds the audit heads of ${last.database}, not of ${identity}: set LIGHTGATE_AUDIT_HEADS_FILE to a file of this database's own`);
   if (last) {

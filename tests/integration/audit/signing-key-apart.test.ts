@@ -157,19 +157,50 @@ describeEachDialect("the audit's signing key kept apart from the database it sig
     expect(after.out).toMatch(/signed checkpoints vouch for rows 1–32/);
   }, SLOW);
 
-  it("the server's timer exports signed heads outside the database", async () => {
+  it("the server's timer exports signed heads outside the database — with several processes on PostgreSQL, the leader alone", async () => {
     const t = await fresh("keyheads");
     await t.append(20);
-    const server = startScript("scripts/store/serve.ts", ["--port", "0"], { ...t.env, LIGHTGATE_AUDIT_EXPORT_MINUTES: "0.01" });
+    const env = { ...t.env, LIGHTGATE_AUDIT_EXPORT_MINUTES: "0.01" };
+    const servers = [startScript("scripts/store/serve.ts", ["--port", "0"], env)];
+    if (dialect === "postgresql") servers.push(startScript("scripts/store/serve.ts", ["--port", "0"], env));
+    const outputs = () => servers.map((s) => s.output()).join("\n---\n");
     try {
       const headsFile = dialect === "sqlite" ? path.join(t.keyDir, "audit-heads.jsonl") : path.join(t.dataDir, `audit-heads.${(t.db.target as { database: string }).database}.jsonl`);
-      await waitFor(async () => fs.existsSync(headsFile) && fs.readFileSync(headsFile, "utf8").includes('"seq":20'), 30_000, () => server.output());
-      const lines = fs.readFileSync(headsFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { seq: number; fromSeq: number; signature: string; keyId: string });
-      expect(lines.map((l) => [l.fromSeq, l.seq])).toEqual([[1, 16], [17, 20]]);
-      expect(lines.every((l) => l.signature && l.keyId)).toBe(true);
+      const heads = () => (fs.existsSync(headsFile) ? fs.readFileSync(headsFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { seq: number; fromSeq: number; signature: string; keyId: string }) : []);
+      await waitFor(async () => heads().at(-1)?.seq === 20, 30_000, outputs);
+      expect(heads().map((l) => [l.fromSeq, l.seq])).toEqual([[1, 16], [17, 20]]);
+      expect(heads().every((l) => l.signature && l.keyId)).toBe(true);
+      await t.append(5); // rows 21–25: the next tick signs a checkpoint for them and exports it
+      await waitFor(async () => heads().at(-1)?.seq === 25, 30_000, outputs);
+      expect(heads().map((l) => [l.fromSeq, l.seq])).toEqual([[1, 16], [17, 20], [21, 25]]);
+      expect(servers.filter((s) => /audit: exported signed heads/.test(s.output()))).toHaveLength(1);
     } finally {
-      await server.stop();
+      for (const s of servers) await s.stop();
     }
+  }, SLOW);
+
+  it("an export cut short by a crash is completed by the next; another database's heads file is not used, a copy passed by hand is", async () => {
+    const t = await fresh("keytorn");
+    await t.append(20);
+    const first = await exportAuditHeads(t.db);
+    expect(first).toMatchObject({ exported: 2, through: 20 });
+    fs.appendFileSync(first.file, '{"v":1,"database":"'); // the process died mid-line
+    await t.append(16);
+    expect(await exportAuditHeads(t.db)).toMatchObject({ exported: 1, through: 36 });
+    const ok = await t.cli("scripts/audit-verify.ts");
+    expect(ok.code, ok.out).toBe(0);
+    expect(ok.out).toMatch(/heads exported to .* vouch for rows 1–36/);
+
+    const other = await fresh("keytornother");
+    await other.append(20);
+    fs.copyFileSync(first.file, path.join(other.keyDir, path.basename(first.file)));
+    if (dialect === "postgresql") fs.renameSync(path.join(other.keyDir, path.basename(first.file)), path.join(other.dataDir, `audit-heads.${(other.db.target as { database: string }).database}.jsonl`));
+    const skipped = await other.cli("scripts/audit-verify.ts", ["--no-checkpoint"]);
+    expect(skipped.code, skipped.out).toBe(0);
+    expect(skipped.out).toMatch(/holds the heads of .*, not of this database: not used/);
+    const byHand = await other.cli("scripts/audit-verify.ts", ["--no-checkpoint", "--head", first.file]);
+    expect(byHand.code, byHand.out).toBe(1); // checked against it anyway: signed by the other installation's key
+    expect(byHand.out).toMatch(/BROKEN at row 16 \(checkpoint-invalid\): the exported heads in .* not signed by the server's key/);
   }, SLOW);
 
   /** What someone with database access does: edit row `seq`, then re-hash it and every row after it. */
