@@ -3,6 +3,7 @@
 // `audit:verify` (also with --key <genuine public key>) said "intact"; --head named the head "truncated".
 // Now the key lives in an owner-only file beside the data (or a configured secret), signed heads are exported
 // outside the database, and every verifier names row 40. All through the CLIs as real processes, on both dialects.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -115,6 +116,17 @@ describeEachDialect("the audit's signing key kept apart from the database it sig
     expect(refused.code, refused.out).toBe(2);
     expect(refused.out).toMatch(/receipt-signing-key\.pem.*readable by (group|others).*chmod 600/);
     await expect(t.append(16)).rejects.toThrow(/readable by (group|others)/);
+    // `npm start` stops on it before building or serving (its own process group: nothing outlives the test)
+    const start = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env: { ...t.env, PORT: String(20_000 + Math.floor(Math.random() * 20_000)), HOSTNAME: "127.0.0.1", LIGHTGATE_DEMO: "0" }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let startOut = "";
+    start.stdout.on("data", (d: Buffer) => (startOut += d.toString()));
+    start.stderr.on("data", (d: Buffer) => (startOut += d.toString()));
+    const startCode = await new Promise<number | null>((resolve) => {
+      const guard = setTimeout(() => process.kill(-start.pid!, "SIGKILL"), 60_000);
+      start.on("exit", (code) => (clearTimeout(guard), resolve(code)));
+    });
+    expect(startCode, startOut).toBe(1);
+    expect(startOut).toMatch(/lightgate: the receipt signing key .*receipt-signing-key\.pem is readable by group or others.*chmod 600/);
     expect(await t.db.db.auditEvent.count()).toBe(20 + 15); // the change whose checkpoint could not be signed did not happen
   }, SLOW);
 
