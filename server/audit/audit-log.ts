@@ -131,7 +131,7 @@ function openExportedHeads(db: Db, opts: VerifyOptions, trusted: readonly KeyObj
 
 /** The first row in `rows` whose hash is not the one the exported heads list for it. */
 function exportedBreak(rows: readonly AuditRow[], heads: ExportedHeadsReader | null): ChainBreak | null {
-  const row = heads && rows.find((r) => heads.hashOf(r.seq) !== undefined && heads.hashOf(r.seq) !== r.hash);
+  const row = heads && rows.find((r) => heads.vouched.hashOf(r.seq) !== undefined && heads.vouched.hashOf(r.seq) !== r.hash);
   return row
     ? { seq: row.seq, id: row.id, reason: "rechained", detail: `row ${row.seq} is not the row whose hash was exported to ${heads!.file}: it was altered, and the rows after it re-hashed (and any checkpoints re-signed)` }
     : null;
@@ -186,7 +186,7 @@ async function walk(db: Db, batchSize: number, checkpoints: CheckpointReader, he
     }
     // The earliest of: a row's own break, a row that differs from the exported heads, an untrustworthy
     // checkpoint or heads line (a row's break wins a tie: it is more precise).
-    const rowBreak = [findChainBreak(batch, prev, checkpoints.hashOf), exportedBreak(batch, heads)].filter((b) => b !== null).sort((a, b) => a.seq - b.seq)[0] ?? null;
+    const rowBreak = [findChainBreak(batch, prev, checkpoints.vouched.hashOf), exportedBreak(batch, heads)].filter((b) => b !== null).sort((a, b) => a.seq - b.seq)[0] ?? null;
     const broken = problemBreak(rowBreak ? rowBreak.seq - 1 : (last?.seq ?? 0)) ?? rowBreak;
     if (broken) {
       count += batch.filter((r) => r.seq < broken.seq).length;
@@ -195,8 +195,8 @@ async function walk(db: Db, batchSize: number, checkpoints: CheckpointReader, he
     count += batch.length;
     if (last) {
       prev = { seq: last.seq, hash: last.hash };
-      checkpoints.forgetBelow(last.seq + 1);
-      heads?.forgetBelow(last.seq + 1);
+      checkpoints.vouched.forgetBelow(last.seq + 1);
+      heads?.vouched.forgetBelow(last.seq + 1);
     }
     if (batch.length < batchSize) break;
   }

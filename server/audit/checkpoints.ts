@@ -85,10 +85,24 @@ export function checkpointProblem(cp: CheckpointRow, trusted: readonly KeyObject
   return null;
 }
 
-/** The hashes a checkpoint vouches for, by seq (call only after checkpointProblem returned null). */
-export function vouchedHashes(cp: CheckpointRow): Map<number, string> {
-  const hashes = JSON.parse(cp.rowHashes) as string[];
-  return new Map(hashes.map((h, i) => [cp.fromSeq + i, h]));
+/**
+ * The row hashes that trusted checkpoints (or exported heads) vouch for, of the rows the verifier has not yet
+ * walked past: memory stays bounded by a batch.
+ */
+export class VouchedHashes {
+  #bySeq = new Map<number, string>();
+
+  /** Adds the hashes `cp` vouches for (call only after checkpointProblem returned null). */
+  add(cp: CheckpointRow): void {
+    (JSON.parse(cp.rowHashes) as string[]).forEach((h, i) => this.#bySeq.set(cp.fromSeq + i, h));
+  }
+
+  hashOf = (seq: number): string | undefined => this.#bySeq.get(seq);
+
+  /** Drops the hashes of rows below `seq` (already walked past). */
+  forgetBelow(seq: number): void {
+    for (const s of this.#bySeq.keys()) if (s < seq) this.#bySeq.delete(s);
+  }
 }
 
 /**
@@ -98,7 +112,7 @@ export function vouchedHashes(cp: CheckpointRow): Map<number, string> {
 export class CheckpointReader {
   #expectedFrom = 1;
   #exhausted = false;
-  #vouched = new Map<number, string>();
+  readonly vouched = new VouchedHashes();
   /** The newest row a valid checkpoint vouches for (0: none yet). */
   signedThrough = 0;
   /** The first checkpoint that cannot be trusted; nothing at or after it is vouched for. */
@@ -118,18 +132,10 @@ export class CheckpointReader {
       for (const cp of batch) {
         this.problem = checkpointProblem(cp, this.trusted, this.#expectedFrom);
         if (this.problem) return;
-        for (const [s, h] of vouchedHashes(cp)) this.#vouched.set(s, h);
+        this.vouched.add(cp);
         this.signedThrough = cp.seq;
         this.#expectedFrom = cp.seq + 1;
       }
     }
-  }
-
-  /** The signed hash of row `seq`, if a valid checkpoint read so far covers it. */
-  hashOf = (seq: number): string | undefined => this.#vouched.get(seq);
-
-  /** Drops the hashes of rows below `seq` (already walked past). */
-  forgetBelow(seq: number): void {
-    for (const s of this.#vouched.keys()) if (s < seq) this.#vouched.delete(s);
   }
 }

@@ -9,7 +9,7 @@ import readline from "node:readline";
 import type { KeyObject } from "node:crypto";
 import { redactUrl, type DbTarget } from "@/server/db/config";
 import { dataDirOf } from "@/server/receipts/signing-key";
-import { checkpointProblem, vouchedHashes, type CheckpointProblem, type CheckpointRow } from "./checkpoints";
+import { checkpointProblem, VouchedHashes, type CheckpointProblem, type CheckpointRow } from "./checkpoints";
 
 export type ExportedHead = Omit<CheckpointRow, "at"> & { v: 1; database: string; at: string; exportedAt: string };
 
@@ -118,7 +118,7 @@ export class ExportedHeadsReader {
   #stream: fs.ReadStream;
   #expectedFrom = 1;
   #exhausted = false;
-  #vouched = new Map<number, string>();
+  readonly vouched = new VouchedHashes();
   #lineNo = 0;
   signedThrough = 0;
   problem: CheckpointProblem | null = null;
@@ -149,16 +149,10 @@ export class ExportedHeadsReader {
       const problem = checkpointProblem(cp, this.trusted, head.seq <= this.signedThrough ? head.fromSeq : this.#expectedFrom);
       if (problem) return void fail(problem.detail, problem.seq);
       if (head.seq <= this.signedThrough) continue; // written twice by two exporters racing: already read
-      for (const [s, h] of vouchedHashes(cp)) this.#vouched.set(s, h);
+      this.vouched.add(cp);
       this.signedThrough = cp.seq;
       this.#expectedFrom = cp.seq + 1;
     }
-  }
-
-  hashOf = (seq: number): string | undefined => this.#vouched.get(seq);
-
-  forgetBelow(seq: number): void {
-    for (const s of this.#vouched.keys()) if (s < seq) this.#vouched.delete(s);
   }
 
   close(): void {
