@@ -124,15 +124,15 @@ export class CheckpointReader {
     private readonly batchSize = 100,
   ) {}
 
-  /** Reads every checkpoint whose window starts at or before `seq` (all of them for Infinity). */
-  async readThrough(seq: number): Promise<void> {
+  /** Reads every checkpoint whose window starts at or before `seq` (all of them for Infinity); `keepHashes` false: past the rows, only their signatures matter. */
+  async readThrough(seq: number, keepHashes = true): Promise<void> {
     while (!this.#exhausted && !this.problem && this.#expectedFrom <= seq) {
       const batch: CheckpointRow[] = await this.db.auditCheckpoint.findMany({ where: { seq: { gte: this.#expectedFrom } }, orderBy: { seq: "asc" }, take: this.batchSize });
       if (batch.length < this.batchSize) this.#exhausted = true;
       for (const cp of batch) {
         this.problem = checkpointProblem(cp, this.trusted, this.#expectedFrom);
         if (this.problem) return;
-        this.vouched.add(cp);
+        if (keepHashes) this.vouched.add(cp);
         this.signedThrough = cp.seq;
         this.#expectedFrom = cp.seq + 1;
       }

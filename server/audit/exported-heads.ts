@@ -132,7 +132,7 @@ export class ExportedHeadsReader {
     this.#lines = readline.createInterface({ input: this.#stream, crlfDelay: Infinity })[Symbol.asyncIterator]();
   }
 
-  async readThrough(seq: number): Promise<void> {
+  async readThrough(seq: number, keepHashes = true): Promise<void> {
     while (!this.#exhausted && !this.problem && this.#expectedFrom <= seq) {
       const next = await this.#lines.next();
       if (next.done) {
@@ -149,7 +149,7 @@ export class ExportedHeadsReader {
       const problem = checkpointProblem(cp, this.trusted, head.seq <= this.signedThrough ? head.fromSeq : this.#expectedFrom);
       if (problem) return void fail(problem.detail, problem.seq);
       if (head.seq <= this.signedThrough) continue; // written twice by two exporters racing: already read
-      this.vouched.add(cp);
+      if (keepHashes) this.vouched.add(cp);
       this.signedThrough = cp.seq;
       this.#expectedFrom = cp.seq + 1;
     }
