@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -12,5 +13,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ["tests/helpers/global-setup.ts"],
+    // What a PostgreSQL test database keeps outside itself (the receipt key file, exported audit heads) goes
+    // to a temporary directory, not the checkout's ./data (SQLite test databases keep theirs beside the file).
+    env: { LIGHTGATE_DATA_DIR: path.join(os.tmpdir(), "lightgate-test-data") },
   },
 });

@@ -14,6 +14,7 @@ import { buildIsCurrent, writeBuildStamp } from "./build-stamp";
 import { demoSignInBanner, demoUsersEnabled, seedDemoUsers } from "../server/auth/demo-users";
 import { publicOrigin } from "../server/auth/origin";
 import { demoHelpers, prepareDemoWorld, queueDemoRunWhenReady, type DemoWorld } from "../server/training/demo";
+import { receiptKeyWarnings, receiptSigningKey, ReceiptKeyError } from "../server/receipts/signing-key";
 
 const dev = process.argv.includes("--dev");
 const root = process.cwd();
@@ -73,6 +74,7 @@ async function main() {
     throw new StartError(`migrating ${redactUrl(target)} failed: ${e.message.split("\n")[0]}`);
   });
   console.log(`lightgate: ${target.dialect} at ${redactUrl(target)}${applied.length ? ` (applied ${applied.length} migrations)` : ""}`);
+  await checkSigningKey(target);
   const origin = publicOrigin({ ...process.env, PORT: String(env.PORT) });
   for (const problem of origin.webauthnProblems) console.warn(`lightgate: warning: ${problem} — passkeys and signed approvals will not work`);
   const signInHelp = await signInInstructions(target, origin.origin);
@@ -128,6 +130,21 @@ async function main() {
 /** `node --import tsx` (not the tsx binary) so a signal sent to this process's children reaches the script itself. */
 function spawnHelper(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", script, ...args], { stdio: ["ignore", process.env.LIGHTGATE_VERBOSE ? "inherit" : "ignore", "inherit"], env });
+}
+
+/** The receipt/audit signing key: made now if there is none (outside the database); refused if others can read it; warned about if it is kept in the database. */
+async function checkSigningKey(target: DbTarget): Promise<void> {
+  const database = await openDatabase(target);
+  try {
+    const key = await receiptSigningKey(database.db);
+    if (key.source === "file") console.log(`lightgate: receipt/audit signing key ${key.keyid} in ${key.location} (back it up)`);
+    for (const w of await receiptKeyWarnings(database.db)) console.warn(`lightgate: warning: ${w}`);
+  } catch (e) {
+    if (e instanceof ReceiptKeyError) throw new StartError(e.message);
+    throw e;
+  } finally {
+    await database.close();
+  }
 }
 
 /** Demo mode: once the imitation run's candidate exists, the live fine-tuning run is queued from it. */

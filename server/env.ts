@@ -37,6 +37,16 @@ export const envSchema = z.object({
   LIGHTGATE_SIGNIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).optional(),
   /** Reverse proxies in front of the server whose X-Forwarded-For is believed (0: use the socket address). */
   LIGHTGATE_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(MAX_TRUSTED_PROXY_HOPS).default(0),
+  /** The receipt/audit signing key (Ed25519, PKCS#8 PEM); without it, a key file beside the data. */
+  LIGHTGATE_RECEIPT_PRIVATE_KEY: z.string().optional(),
+  /** Where that key file is (default: beside the SQLite file, or LIGHTGATE_DATA_DIR for PostgreSQL). */
+  LIGHTGATE_RECEIPT_KEY_FILE: z.string().optional(),
+  /** With PostgreSQL, the directory for what is kept outside the database (key file, audit heads); default ./data. */
+  LIGHTGATE_DATA_DIR: z.string().optional(),
+  /** The file the audit log's signed heads are exported to (default: beside the key file). */
+  LIGHTGATE_AUDIT_HEADS_FILE: z.string().optional(),
+  /** How often the server exports them (0: only on npm run audit:verify). */
+  LIGHTGATE_AUDIT_EXPORT_MINUTES: z.coerce.number().min(0).max(1440).default(5),
   LIGHTGATE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

@@ -4,8 +4,10 @@
 // `npm run audit:verify`, the server's Ed25519 receipt key signs the hashes of the rows since the previous
 // checkpoint. A re-hashed row then differs from the hash a signature vouches for, and the verifier names
 // the first such row. Ed25519 rather than an HMAC: anyone holding the public key (GET
-// /v1/receipts/public-key, or a copy kept apart) can check, without being able to sign; and with
-// LIGHTGATE_RECEIPT_PRIVATE_KEY set, the database holds nothing that could re-sign a forged tail.
+// /v1/receipts/public-key, or a copy kept apart) can check, without being able to sign; and the private key
+// lives outside the database (server/receipts/signing-key.ts), so the database holds nothing that could re-sign
+// a forged tail. Checkpoints are also copied out of the database (exported-heads.ts) for installations whose
+// key was, or is, kept in it.
 import { sign, verify, type KeyObject } from "node:crypto";
 import { canonicalJson } from "@/server/digest";
 import type { Db, Tx } from "@/server/db/client";
@@ -45,7 +47,7 @@ export async function checkpointIfDue(tx: Tx, row: { seq: number; hash: string }
   if (row.seq - (last?.seq ?? 0) >= AUDIT_CHECKPOINT_EVERY) await writeCheckpointIn(tx, row);
 }
 
-/** The keys a checkpoint may be signed with: the server's receipt key (read, never created here). */
+/** The keys a checkpoint may be signed with: the server's receipt key (read, never created here; a key file others can read throws). */
 export async function serverCheckpointKeys(db: Db): Promise<KeyObject[]> {
   const key = await existingReceiptKey(db);
   return key ? [key.publicKey] : [];
@@ -83,10 +85,24 @@ export function checkpointProblem(cp: CheckpointRow, trusted: readonly KeyObject
   return null;
 }
 
-/** The hashes a checkpoint vouches for, by seq (call only after checkpointProblem returned null). */
-export function vouchedHashes(cp: CheckpointRow): Map<number, string> {
-  const hashes = JSON.parse(cp.rowHashes) as string[];
-  return new Map(hashes.map((h, i) => [cp.fromSeq + i, h]));
+/**
+ * The row hashes that trusted checkpoints (or exported heads) vouch for, of the rows the verifier has not yet
+ * walked past: memory stays bounded by a batch.
+ */
+export class VouchedHashes {
+  #bySeq = new Map<number, string>();
+
+  /** Adds the hashes `cp` vouches for (call only after checkpointProblem returned null). */
+  add(cp: CheckpointRow): void {
+    (JSON.parse(cp.rowHashes) as string[]).forEach((h, i) => this.#bySeq.set(cp.fromSeq + i, h));
+  }
+
+  hashOf = (seq: number): string | undefined => this.#bySeq.get(seq);
+
+  /** Drops the hashes of rows below `seq` (already walked past). */
+  forgetBelow(seq: number): void {
+    for (const s of this.#bySeq.keys()) if (s < seq) this.#bySeq.delete(s);
+  }
 }
 
 /**
@@ -96,7 +112,7 @@ export function vouchedHashes(cp: CheckpointRow): Map<number, string> {
 export class CheckpointReader {
   #expectedFrom = 1;
   #exhausted = false;
-  #vouched = new Map<number, string>();
+  readonly vouched = new VouchedHashes();
   /** The newest row a valid checkpoint vouches for (0: none yet). */
   signedThrough = 0;
   /** The first checkpoint that cannot be trusted; nothing at or after it is vouched for. */
@@ -108,26 +124,18 @@ export class CheckpointReader {
     private readonly batchSize = 100,
   ) {}
 
-  /** Reads every checkpoint whose window starts at or before `seq` (all of them for Infinity). */
-  async readThrough(seq: number): Promise<void> {
+  /** Reads every checkpoint whose window starts at or before `seq` (all of them for Infinity); `keepHashes` false: past the rows, only their signatures matter. */
+  async readThrough(seq: number, keepHashes = true): Promise<void> {
     while (!this.#exhausted && !this.problem && this.#expectedFrom <= seq) {
       const batch: CheckpointRow[] = await this.db.auditCheckpoint.findMany({ where: { seq: { gte: this.#expectedFrom } }, orderBy: { seq: "asc" }, take: this.batchSize });
       if (batch.length < this.batchSize) this.#exhausted = true;
       for (const cp of batch) {
         this.problem = checkpointProblem(cp, this.trusted, this.#expectedFrom);
         if (this.problem) return;
-        for (const [s, h] of vouchedHashes(cp)) this.#vouched.set(s, h);
+        if (keepHashes) this.vouched.add(cp);
         this.signedThrough = cp.seq;
         this.#expectedFrom = cp.seq + 1;
       }
     }
-  }
-
-  /** The signed hash of row `seq`, if a valid checkpoint read so far covers it. */
-  hashOf = (seq: number): string | undefined => this.#vouched.get(seq);
-
-  /** Drops the hashes of rows below `seq` (already walked past). */
-  forgetBelow(seq: number): void {
-    for (const s of this.#vouched.keys()) if (s < seq) this.#vouched.delete(s);
   }
 }

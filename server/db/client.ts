@@ -80,6 +80,7 @@ export async function openDatabase(target: DbTarget): Promise<Database> {
         },
       },
     }) as unknown as Db;
+    clientTargets.set(db, target);
     // The SQLite adapter runs every query of a client on one connection, so a write issued by anyone
     // while an interactive transaction is open would silently join it (and roll back with it).
     // Interactive transactions therefore get their own connection.
@@ -97,7 +98,7 @@ export async function openDatabase(target: DbTarget): Promise<Database> {
               // BEGIN is deferred: take the write lock now, so another process cannot invalidate this
               // transaction's snapshot halfway (SQLITE_BUSY_SNAPSHOT); waiting is bounded by busy_timeout.
               await tx.$executeRawUnsafe(`DELETE FROM "SystemSetting" WHERE 0`);
-              return track(tx, opts?.locks, fn);
+              return track(tx, opts?.locks, fn, target);
             },
             { timeout: opts?.timeoutMs ?? 15_000, maxWait: 15_000 },
           );
@@ -111,6 +112,7 @@ export async function openDatabase(target: DbTarget): Promise<Database> {
   }
   const db = new PostgresClient({ adapter: pgAdapterFactory(target) }) as unknown as Db;
   await db.$queryRawUnsafe("SELECT 1");
+  clientTargets.set(db, target);
   return {
     db,
     target,
@@ -121,7 +123,7 @@ export async function openDatabase(target: DbTarget): Promise<Database> {
           for (const name of [...new Set(opts?.locks ?? [])].sort()) {
             await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", name);
           }
-          return track(tx, opts?.locks, fn);
+          return track(tx, opts?.locks, fn, target);
         },
         { timeout: opts?.timeoutMs ?? 15_000, maxWait: 15_000 },
       ),
@@ -135,9 +137,19 @@ export async function openDatabase(target: DbTarget): Promise<Database> {
 // opened through one copy must be recognised by another (appendAudit checks it).
 const openTransactions: WeakMap<object, { locks: readonly string[] }> = ((globalThis as { lightgateOpenTransactions?: WeakMap<object, { locks: readonly string[] }> }).lightgateOpenTransactions ??= new WeakMap());
 
-function track<T>(tx: Tx, locks: readonly string[] | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
+// Which database a client talks to, so what lives beside the data (the receipt key file, the exported audit
+// heads: server/receipts/signing-key.ts) is found from the client alone. On globalThis for the same reason.
+const clientTargets: WeakMap<object, DbTarget> = ((globalThis as { lightgateClientTargets?: WeakMap<object, DbTarget> }).lightgateClientTargets ??= new WeakMap());
+
+function track<T>(tx: Tx, locks: readonly string[] | undefined, fn: (tx: Tx) => Promise<T>, target: DbTarget): Promise<T> {
   openTransactions.set(tx, { locks: [...new Set(locks ?? [])] });
+  clientTargets.set(tx, target);
   return fn(tx);
+}
+
+/** The database a client opened by openDatabase (or one of its transactions) talks to; null for any other. */
+export function targetOf(client: Db | Tx): DbTarget | null {
+  return clientTargets.get(client) ?? null;
 }
 
 /** The locks of the `database.transaction` this client belongs to, or null outside one. */

@@ -3,6 +3,7 @@
 // Next.js route bundles and instrumentation share one instance. With several processes on one PostgreSQL,
 // only the leader (leadership.ts: an advisory lock) runs the background work and the lazy watchdog scan.
 import { getDatabase } from "@/server/db/client";
+import { startAuditHeadExport } from "@/server/audit/head-export";
 import { anonymousAllowed } from "./http/auth";
 import type { StoreHandler } from "./http/exchange";
 import { createStoreHandler } from "./http/handler";
@@ -18,6 +19,7 @@ type Runtime = {
   leadership: Leadership;
   timer?: ReturnType<typeof setInterval>;
   retention?: ReturnType<typeof setInterval>;
+  stopHeadExport?: () => void;
 };
 const g = globalThis as unknown as { lightgateStore?: Promise<Runtime> };
 
@@ -62,6 +64,8 @@ export async function startStoreBackground(): Promise<() => void> {
     rt.timer = setInterval(tick, every);
     rt.timer.unref(); // never keeps the process alive on its own
     tick(); // take leadership now, not one interval later
+    // The audit log's signed heads, copied out of the database on the same leader (server/audit/head-export.ts).
+    rt.stopHeadExport = startAuditHeadExport(await getDatabase(), rt.leadership);
     const retention = Number(process.env.LIGHTGATE_RETENTION_SECONDS ?? 0);
     if (retention > 0) {
       // Finished rollouts older than the configured age go; held ones (receipts) never do. A pass every sixth
@@ -84,7 +88,8 @@ export async function startStoreBackground(): Promise<() => void> {
   const stop = () => {
     if (rt.timer) clearInterval(rt.timer);
     if (rt.retention) clearInterval(rt.retention);
-    rt.timer = rt.retention = undefined;
+    rt.stopHeadExport?.();
+    rt.timer = rt.retention = rt.stopHeadExport = undefined;
     void rt.leadership.release();
   };
   process.once("SIGTERM", stop);

@@ -1,17 +1,18 @@
 // Signed checkpoints anchor the audit chain to the server's Ed25519 key: rows edited behind the triggers and
 // re-hashed (so the unkeyed chain links up again) are caught without a head recorded elsewhere, and the
 // verifier names the FIRST edited row — on both dialects, through verifyAuditChain and `npm run audit:verify`.
+// (A tail re-signed with the server's own key, and the key kept apart: signing-key-apart.test.ts.)
 import { execFile } from "node:child_process";
-import { generateKeyPairSync, sign } from "node:crypto";
+import { generateKeyPairSync } from "node:crypto";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { appendAudit, AUDIT_LOCK, checkpointAudit, verifyAuditChain } from "@/server/audit/audit-log";
-import { canonicalJson } from "@/server/digest";
 import { hashAuditRow } from "@/server/audit/chain";
 import { AUDIT_CHECKPOINT_EVERY } from "@/server/audit/checkpoints";
 import { receiptSigningKey } from "@/server/receipts/signing-key";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { SYSTEM } from "../../helpers/auth";
+import { dropAuditGuards, editAndRehash, resignCheckpoints } from "../../helpers/audit-tamper";
 
 const run = promisify(execFile);
 
@@ -25,18 +26,6 @@ describeEachDialect("signed audit checkpoints", (dialect) => {
   const append = (n: number) =>
     database.transaction((tx) => appendAudit(tx, { actor: SYSTEM, action: "test.event", target: { type: "thing", id: `t-${n}` }, after: { n } }), { locks: [AUDIT_LOCK] });
   const checkpoints = () => database.db.auditCheckpoint.findMany({ orderBy: { seq: "asc" } });
-
-  /** What someone with database access does: edit row `seq`, then re-hash it and every row after it. */
-  async function editAndRehash(db: TestDatabase, seq: number, after: string) {
-    const rows = await db.db.auditEvent.findMany({ where: { seq: { gte: seq } }, orderBy: { seq: "asc" } });
-    let prevHash = rows[0]!.prevHash;
-    for (const row of rows) {
-      const edited = { ...row, after: row.seq === seq ? after : row.after, prevHash };
-      const hash = hashAuditRow(edited);
-      await db.db.$executeRaw`UPDATE "AuditEvent" SET "after" = ${edited.after}, "prevHash" = ${prevHash}, "hash" = ${hash} WHERE "seq" = ${row.seq}`;
-      prevHash = hash;
-    }
-  }
 
   it("appending signs a checkpoint every AUDIT_CHECKPOINT_EVERY rows, in the row's own transaction", async () => {
     for (let i = 1; i <= 2 * AUDIT_CHECKPOINT_EVERY + 5; i++) await append(i);
@@ -67,7 +56,7 @@ describeEachDialect("signed audit checkpoints", (dialect) => {
   });
 
   it("a re-hashed tail is caught without --head, naming the first edited row — also by npm run audit:verify", async () => {
-    await dropGuards(database);
+    await dropAuditGuards(database, dialect);
     const head = (await verifyAuditChain(database.db)).head!;
     await editAndRehash(database, 5, '{"n":"nothing to see"}');
     await editAndRehash(database, 9, '{"n":"nor here"}');
@@ -90,21 +79,13 @@ describeEachDialect("signed audit checkpoints", (dialect) => {
       const serverKey = (await receiptSigningKey(t.db.db)).publicKey;
       const forger = generateKeyPairSync("ed25519").privateKey;
       await t.editAndRehash(5, '{"n":"nothing to see"}');
-      const resign = async (cp: { seq: number; fromSeq: number; at: Date }) => {
-        const rows = await t.db.db.auditEvent.findMany({ where: { seq: { gte: cp.fromSeq, lte: cp.seq } }, orderBy: { seq: "asc" } });
-        const rowHashes = JSON.stringify(rows.map((r) => r.hash));
-        const hash = rows.at(-1)!.hash;
-        const bytes = Buffer.from(canonicalJson({ purpose: "lightgate.audit-checkpoint.v1", seq: cp.seq, fromSeq: cp.fromSeq, hash, rowHashes, at: cp.at.toISOString() }));
-        await t.db.db.$executeRaw`UPDATE "AuditCheckpoint" SET "hash" = ${hash}, "rowHashes" = ${rowHashes}, "signature" = ${sign(null, bytes, forger).toString("base64url")} WHERE "seq" = ${cp.seq}`;
-      };
-      const cps = await t.db.db.auditCheckpoint.findMany({ orderBy: { seq: "asc" } });
-      for (const cp of cps) await resign(cp);
+      await resignCheckpoints(t.db, forger);
       expect((await verifyAuditChain(t.db.db)).firstBreak).toMatchObject({ seq: AUDIT_CHECKPOINT_EVERY, reason: "checkpoint-invalid", detail: expect.stringContaining(`rows 1–${AUDIT_CHECKPOINT_EVERY} is not signed by the server's key`) });
-      // with the private key in the database, whoever can write there can swap it too: then only a public key
-      // kept apart (LIGHTGATE_RECEIPT_PRIVATE_KEY keeps the private one out of the database) still tells
+      // the private key is not in the database (a file beside the data): the forger's key written where older
+      // installations kept it is ignored, and a public key kept apart tells the same
       const pem = forger.export({ type: "pkcs8", format: "pem" }).toString();
-      await t.db.db.systemSetting.update({ where: { key: "receipt.ed25519.private" }, data: { value: pem } });
-      expect((await verifyAuditChain(t.db.db)).ok).toBe(true);
+      await t.db.db.systemSetting.create({ data: { key: "receipt.ed25519.private", value: pem } });
+      expect((await verifyAuditChain(t.db.db)).firstBreak).toMatchObject({ seq: AUDIT_CHECKPOINT_EVERY, reason: "checkpoint-invalid" });
       expect((await verifyAuditChain(t.db.db, { trustedKeys: [serverKey] })).firstBreak).toMatchObject({ seq: AUDIT_CHECKPOINT_EVERY, reason: "checkpoint-invalid" });
     } finally {
       await t.db.drop();
@@ -138,16 +119,7 @@ describeEachDialect("signed audit checkpoints", (dialect) => {
     for (let i = 1; i <= 2 * AUDIT_CHECKPOINT_EVERY + 5; i++) {
       await db.transaction((tx) => appendAudit(tx, { actor: SYSTEM, action: "test.event", target: { type: "thing", id: `t-${i}` }, after: { n: i } }), { locks: [AUDIT_LOCK] });
     }
-    await dropGuards(db);
+    await dropAuditGuards(db, dialect);
     return { db, editAndRehash: (seq: number, after: string) => editAndRehash(db, seq, after) };
-  }
-
-  async function dropGuards(db: TestDatabase) {
-    if (dialect === "sqlite") {
-      for (const t of ["AuditEvent_no_update", "AuditEvent_no_delete", "AuditCheckpoint_no_update", "AuditCheckpoint_no_delete"]) await db.db.$executeRawUnsafe(`DROP TRIGGER "${t}"`);
-    } else {
-      await db.db.$executeRawUnsafe(`ALTER TABLE "AuditEvent" DISABLE TRIGGER USER`);
-      await db.db.$executeRawUnsafe(`ALTER TABLE "AuditCheckpoint" DISABLE TRIGGER USER`);
-    }
   }
 });
