@@ -2,7 +2,7 @@
 import { all, one, placeholders, run, valuesSql, type Program, type SqlDialect } from "@/server/db/sql/program";
 import { nextPos } from "./ids";
 import { ATTEMPT_COLUMNS, ROLLOUT_COLUMNS, type AttemptRow, type RolloutRow } from "./rows";
-import { expectedAttemptsFrom, receiptTagFrom, workerPatchForAttempt } from "./state-machine";
+import { agentFrom, expectedAttemptsFrom, phaseFrom, receiptTagFrom, workerPatchForAttempt } from "./state-machine";
 import type { AttemptReason, AttemptStatus, Json, JsonObject, RolloutConfig, RolloutMode, RolloutStatus } from "./types";
 
 export type NewRollout = {
@@ -20,10 +20,10 @@ export type NewRollout = {
 };
 
 const INSERT_ROLLOUTS =
-  "INSERT INTO store_rollouts (rollout_id, input, start_time, end_time, mode, resources_id, status, config, metadata, timeout_seconds, unresponsive_seconds, max_attempts, retry_condition, expected_attempts, queue_pos, requeue_cause, attempt_count, latest_attempt_id, span_seq, created_pos, receipt_tag)";
-const ROLLOUT_WIDTH = 21;
+  "INSERT INTO store_rollouts (rollout_id, input, start_time, end_time, mode, resources_id, status, config, metadata, timeout_seconds, unresponsive_seconds, max_attempts, retry_condition, expected_attempts, queue_pos, requeue_cause, attempt_count, latest_attempt_id, span_seq, created_pos, receipt_tag, agent, phase)";
+const ROLLOUT_WIDTH = 23;
 const INSERT_ATTEMPTS = "INSERT INTO store_attempts (rollout_id, attempt_id, sequence_id, start_time, status, worker_id, reason)";
-/** Rows per INSERT: 100 × 21 values stays far below both dialects' parameter limits. */
+/** Rows per INSERT: 100 × 23 values stays far below both dialects' parameter limits. */
 const CHUNK = 100;
 
 export function* insertRollouts(rows: NewRollout[]): Program<void> {
@@ -53,6 +53,8 @@ export function* insertRollouts(rows: NewRollout[]): Program<void> {
         0,
         nextPos(),
         receiptTagFrom(r.metadata),
+        agentFrom(r.metadata),
+        phaseFrom(r.metadata),
       );
     }
     yield* run(valuesSql(INSERT_ROLLOUTS, ROLLOUT_WIDTH, chunk.length), params);

@@ -5,7 +5,7 @@ import { StoreNotFoundError } from "./errors";
 import { newAttemptId, newRolloutId, nextPos } from "./ids";
 import { insertAttempts, insertRollouts, latestAttempts, lockRollout, lockRolloutWithAttempt, markWorkerIdleAfterEmptyDequeue, syncWorker, type LockedRollout, type NewAttempt, type NewRollout } from "./rollout-rows";
 import { attemptFromRow, attemptRecordFromRow, rolloutFromRow, ROLLOUT_COLUMNS, type AttemptRow, type RolloutRow } from "./rows";
-import { attemptReason, expectedAttemptsFrom, isQueued, isTerminal, receiptTagFrom, requeueCauseFor, rolloutStatusFromAttempt, type RequeueCause } from "./state-machine";
+import { agentFrom, attemptReason, expectedAttemptsFrom, phaseFrom, isQueued, isTerminal, receiptTagFrom, requeueCauseFor, rolloutStatusFromAttempt, type RequeueCause } from "./state-machine";
 import type { Attempt, AttemptedRollout, AttemptRecord, AttemptStatus, EnqueueRolloutRequest, Json, JsonObject, Rollout, RolloutConfig, RolloutMode, RolloutStatus } from "./types";
 
 export function normalizeConfig(c: Partial<RolloutConfig> | null | undefined): RolloutConfig {
@@ -152,6 +152,8 @@ export function* updateRollout(d: SqlDialect, rolloutId: string, patch: RolloutP
     cols.metadata = patch.metadata === null || patch.metadata === undefined ? null : JSON.stringify(patch.metadata);
     cols.expected_attempts = expectedAttemptsFrom(patch.metadata);
     cols.receipt_tag = receiptTagFrom(patch.metadata);
+    cols.agent = agentFrom(patch.metadata);
+    cols.phase = phaseFrom(patch.metadata);
   }
   if (patch.config) {
     const c = normalizeConfig(patch.config);
