@@ -10,7 +10,7 @@ ALTER TABLE "store_rollouts" ADD COLUMN "agent" TEXT;
 ALTER TABLE "store_rollouts" ADD COLUMN "phase" TEXT;
 
 -- CreateIndex
-CREATE INDEX "store_rollouts_agent_phase_queue_pos_idx" ON "store_rollouts"("agent", "phase", "queue_pos");
+CREATE INDEX "store_rollouts_agent_queue_pos_idx" ON "store_rollouts"("agent", "queue_pos");
 
 -- CreateIndex
 CREATE INDEX "store_rollouts_phase_queue_pos_idx" ON "store_rollouts"("phase", "queue_pos");
