@@ -5,24 +5,18 @@
 // runner key, or one with a hand in this candidate) are listed as not counted, with why.
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
+import { servingSentence } from "@/lib/candidates/serving";
 import type { CandidateDetail } from "./types";
 
 type Serving = NonNullable<CandidateDetail["lockedGateServing"]>;
 
-function scoringSentence(s: Serving, served: string): string {
-  if (s.scoring === "runner_reward") return `Scores come from the runners' own reward spans (evaluator ${s.evaluator} trusts the runner); served by: ${served}.`;
-  if (s.scoring === "expected_output") return `Scores come from comparing what was served (span attribute ${s.outputAttribute}) with each case's expected output (evaluator ${s.evaluator}), not from what the runner says about itself; served by: ${served}.`;
-  return `Evaluator ${s.evaluator} declares no scoring the gate can read; served by: ${served}.`;
-}
-
 export function ServedByCard({ serving }: { serving: Serving | null }) {
   if (!serving) return null;
-  const served = serving.servers.length ? serving.servers.map((s) => s.name ?? s.identity).join(", ") : "nobody yet";
   return (
     <Card id="locked-gate-serving" title="Who served the locked gate" description="Only runner keys with no hand in this candidate count.">
       <div className="space-y-2 text-sm" data-testid="locked-gate-serving" data-scoring={serving.scoring ?? "none"}>
         <p className={serving.scoring === "runner_reward" ? "rounded border border-warn/40 bg-warn/5 px-3 py-2" : "text-ink-2"} data-testid="locked-gate-scoring">
-          {scoringSentence(serving, served)}
+          {servingSentence(serving)}
         </p>
         {serving.servers.length > 0 && (
           <ul className="space-y-1" data-testid="locked-gate-servers">

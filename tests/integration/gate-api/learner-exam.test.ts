@@ -7,6 +7,7 @@
 // runner-served results still count, and an expected-output evaluator scores what was served, not what the
 // runner says about it.
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { servingSentence } from "@/lib/candidates/serving";
 import { getCandidate } from "@/server/receipts/candidates-view";
 import { gateReport } from "@/server/receipts/report";
 import { describeEachDialect } from "../../helpers/db";
@@ -101,6 +102,8 @@ describeEachDialect("the learner never sits its own exam", (dialect) => {
     expect(view.verdict, JSON.stringify(view.checks, null, 1)).toBe("READY FOR APPROVAL");
     const serving = (await getCandidate(world.database, candidateId)).lockedGateServing!;
     expect(serving.servers).toEqual([{ identity: runner, name: expect.any(String), role: "runner", rollouts: 24, counted: true, reason: null }]);
+    // The page says plainly whom the scores trust.
+    expect(servingSentence(serving)).toMatch(new RegExp(`^Scores come from the runners' own reward spans; served by: [^;]*\\(${runner}\\)\\.`));
   }, 180_000);
 
   it("an expected-output evaluator scores what was served: a runner's passed: true and reward 1 on a wrong answer score 0", async () => {
@@ -116,5 +119,6 @@ describeEachDialect("the learner never sits its own exam", (dialect) => {
     expect(check(view, 4).status).toBe("fail");
     const serving = (await getCandidate(world.database, candidateId)).lockedGateServing!;
     expect(serving).toMatchObject({ scoring: "expected_output", outputAttribute: "agent.output" });
+    expect(servingSentence(serving)).toMatch(/^Scores come from comparing what was served \(span attribute agent\.output\) with each case's expected output/);
   }, 180_000);
 });
