@@ -76,23 +76,26 @@ const ATTEMPT_SORT: Record<string, string> = {
   metadata: "metadata",
 };
 
-/** The attempts (or spans) of a rollout the viewer may see: a condition on the row's rollout_id. */
-export function visibleRollout(viewer: StoreViewer | undefined, table: string): Cond | null {
+/**
+ * Attempts or spans of `rolloutId` only if the viewer may see that rollout. Uncorrelated, so both databases
+ * evaluate it once per statement rather than once per span row.
+ */
+export function visibleRollout(viewer: StoreViewer | undefined, rolloutId: string): Cond | null {
   const only = viewerCond(viewer, "vr.");
-  return only && { sql: `EXISTS (SELECT 1 FROM store_rollouts vr WHERE vr.rollout_id = ${table}.rollout_id AND ${only.sql})`, params: only.params };
+  return only && { sql: `EXISTS (SELECT 1 FROM store_rollouts vr WHERE vr.rollout_id = ? AND ${only.sql})`, params: [rolloutId, ...only.params] };
 }
 
 /** query_attempts, with Lightgate's `reason` on each attempt (the HTTP layer drops it). */
 export function* queryAttempts(rolloutId: string, q: PageParams, viewer?: StoreViewer): Program<PaginatedResult<AttemptRecord>> {
   const { limit, offset } = checkPage(q);
   const order = orderBy(q.sort_by === undefined ? "sequence_id" : q.sort_by, q.sort_order ?? "asc", ATTEMPT_SORT, "sequence_id", "sequence_id");
-  const only = visibleRollout(viewer, "store_attempts");
+  const only = visibleRollout(viewer, rolloutId);
   const { rows, total } = yield* page<AttemptRow>("store_attempts", ATTEMPT_COLUMNS, whereClause([exact("rollout_id", rolloutId), ...(only ? [only] : [])], []), order, limit, offset);
   return { items: rows.map(attemptRecordFromRow), limit, offset, total };
 }
 
 export function* latestAttempt(rolloutId: string, viewer?: StoreViewer): Program<AttemptRecord | null> {
-  const only = visibleRollout(viewer, "store_attempts");
+  const only = visibleRollout(viewer, rolloutId);
   const row = yield* one<AttemptRow>(
     `SELECT ${ATTEMPT_COLUMNS} FROM store_attempts WHERE rollout_id = ?${only ? ` AND ${only.sql}` : ""} ORDER BY sequence_id DESC LIMIT 1`,
     [rolloutId, ...(only?.params ?? [])],

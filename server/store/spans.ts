@@ -249,7 +249,7 @@ export function* spanSelection(d: SqlDialect, q: SpanQuery, viewer?: StoreViewer
   const must = [exact("rollout_id", q.rollout_id)];
   if (attemptId !== null) must.push(exact("attempt_id", attemptId));
   // A rollout the viewer may not see has no spans for it (one statement still: a condition, not a read).
-  const only = visibleRollout(viewer, "store_spans");
+  const only = visibleRollout(viewer, q.rollout_id);
   if (only) must.push(only);
   const pool: Cond[] = [];
   for (const field of ["trace_id", "span_id", "parent_id", "name"] as const) {
