@@ -105,7 +105,7 @@ export async function runnerLoop(world: ExamWorld, token: string, mode: Mode, si
  * What a store without the serving guard recorded when the learner's key served the gate's rollouts: an
  * attempt started by that key (served_by), the learner's spans, succeeded — for each task the gate is waiting on.
  */
-export async function forgeAsLearner(world: ExamWorld, runId: string, learnerKeyId: string, signal: AbortSignal): Promise<void> {
+export async function forgeAsLearner(world: Pick<ExamWorld, "store" | "database"> & { destination?: Map<string, string> }, runId: string, learnerKeyId: string, signal: AbortSignal): Promise<void> {
   const done = new Set<string>();
   while (!signal.aborted) {
     const tasks = await world.database.db.gateRunTask.findMany({ where: { gateRunId: runId, state: "pending" }, select: { rolloutId: true } });
@@ -118,7 +118,7 @@ export async function forgeAsLearner(world: ExamWorld, runId: string, learnerKey
       await world.database.db.storeAttempt.update({ where: { rolloutId_attemptId: { rolloutId, attemptId: aid } }, data: { servedBy: learnerKeyId } });
       const template = ((await world.store.resourcesVersion(item.resources_id!, 1))?.resources as { prompt?: { template?: string } } | undefined)?.prompt?.template ?? CANDIDATE_TEMPLATE;
       for (const s of spansFor({ ...item, rollout_id: rolloutId }, aid, template, "forge", () => 0)) await world.store.addSpan({ ...s, sequence_id: (await world.store.nextSpanSequenceIds([rolloutId]))[0]! });
-      world.destination.set(rolloutId, runAgent(template, item.input).answer);
+      world.destination?.set(rolloutId, runAgent(template, item.input).answer);
       await world.store.updateAttempt(rolloutId, aid, { status: "succeeded" });
     }
     await new Promise((r) => setTimeout(r, 30));
