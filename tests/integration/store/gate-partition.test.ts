@@ -88,6 +88,18 @@ describeEachDialect("the learner never sees nor serves its own exam (store)", (d
     // Another runner identity is not the server either.
     const otherRunner = new AglClient(world.url, keyHeaders((await createApiKey(world.database.db, { name: "another runner", role: "runner" })).token));
     expect(await statusOf(otherRunner.addSpan(forged))).toBe(403);
+    // OTLP too: the same span as an OTLP/JSON export with the learner's key.
+    const otlp = {
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: "agentlightning.rollout_id", value: { stringValue: rid } }, { key: "agentlightning.attempt_id", value: { stringValue: aid } }] },
+          scopeSpans: [{ spans: [{ traceId: "5b8efff798038103d269b633813fc60c", spanId: "eee19b7ec3c1b174", name: "reward", status: { code: 1 }, attributes: [{ key: "lightgate.passed", value: { boolValue: true } }] }] }],
+        },
+      ],
+    };
+    const viaOtlp = await fetch(`${world.url}/v1/traces`, { method: "POST", headers: { ...keyHeaders(world.keys.get("algorithm")!), "content-type": "application/json" }, body: JSON.stringify(otlp) });
+    expect(viaOtlp.status).toBe(403);
+    expect(((await viaOtlp.json()) as { message: string }).message).toMatch(/served by another identity/);
 
     expect(await world.database.db.storeSpan.count({ where: { rolloutId: rid } })).toBe(0);
     expect((await world.store.getRollout(rid))!.status).toBe("preparing");
@@ -162,6 +174,24 @@ describeEachDialect("each agent's work goes to its own runners", (dialect) => {
     expect((await learner.dequeueMany(10, "l")).map((r: Rollout) => r.rollout_id)).toEqual(order.slice(3, 5));
     const unbound = await client("unbound runner");
     expect((await unbound.dequeueMany(10, "u")).map((r: Rollout) => r.rollout_id)).toEqual([order[2], order[5], order[6]]);
+  });
+
+  it("a bound algorithm key sees its agents' rollouts and untagged training ones, never another agent's nor gate work; it may not enqueue for another agent", async () => {
+    const mine = (await enqueue("agent-a", 2)).map((r) => r.rollout_id);
+    const untagged = (await enqueue(null, 1)).map((r) => r.rollout_id);
+    const theirs = (await enqueue("agent-b", 2)).map((r) => r.rollout_id);
+    const myExam = (await enqueue("agent-a", 1, "locked_gate")).map((r) => r.rollout_id);
+    const learner = await client("A's learner", { role: "algorithm", agents: ["agent-a"] });
+    const seen = (await learner.request("POST", "/rollouts/search", { json: { rollout_id_in: [...mine, ...untagged, ...theirs, ...myExam], limit: -1 } })) as { items: Rollout[] };
+    expect(seen.items.map((r) => r.rollout_id).sort()).toEqual([...mine, ...untagged].sort());
+    expect(await learner.request("GET", `/rollouts/${theirs[0]}`)).toBeNull();
+    expect(await statusOf(learner.enqueueRollout({ x: 1 }, { metadata: { "lightgate.agent": "agent-b" } }))).toBe(403);
+    expect((await learner.enqueueRollout({ x: 1 }, { metadata: { "lightgate.agent": "agent-a" } })).rollout_id).toMatch(/^ro-/);
+    // Its dequeue: its own agent's training and the untagged, in FIFO order — never B's, never the exam.
+    const got = (await learner.dequeueMany(50, "learner-a")).map((r: Rollout) => r.rollout_id);
+    expect(got.slice(0, 3)).toEqual([...mine, ...untagged]);
+    expect(got.filter((id: string) => theirs.includes(id) || myExam.includes(id))).toEqual([]);
+    await (await client("sweeper 2")).dequeueMany(100, "sweeper");
   });
 
   it("refuses a binding that is not one: unknown phases, empty lists", async () => {
