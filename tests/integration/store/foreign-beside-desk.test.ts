@@ -2,10 +2,6 @@
 // start` makes for them) run beside a foreign agent (tests/foreign-agent/agent.mjs, plain node over HTTP, its own
 // runner key bound to its agent). The foreign agent's gate run completes on its own runner's work, and the desk
 // runners, busy with the desk's own rollouts, never take one of the foreign agent's — nor it one of theirs.
-import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { authenticateApiKey, createApiKey } from "@/server/auth/api-keys";
 import { orchestrateGates } from "@/server/receipts/gate-queue";
@@ -15,26 +11,10 @@ import { toPolicyResource } from "@/server/trainers/policy-resource";
 import type { JsonObject } from "@/server/store/types";
 import { SYSTEM } from "../../helpers/auth";
 import { describeEachDialect } from "../../helpers/db";
+import { runForeignAgent } from "../../helpers/foreign-agent";
 import { AGENT, gateWorld, type GateWorld } from "../../helpers/gate-api";
 import { parentPolicy } from "../../helpers/gate-rollouts";
 import { startScript, type ScriptProcess } from "../../helpers/script-process";
-
-type Report = { status?: string; verdict?: string; gateRun?: string; runnerErrors?: number; checks?: { id: number; status: string; explanation: string }[] };
-
-function runForeignAgent(world: GateWorld, exams: { heldOut: string; canary: string }, runnerKey: string): Promise<Report> {
-  const destination = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "foreign-dest-")), "answers.json");
-  const child = spawn(process.execPath, ["tests/foreign-agent/agent.mjs", "--url", world.url, "--held-out", exams.heldOut, "--canary", exams.canary, "--destination", destination, "--deadline-seconds", "60"], {
-    env: { PATH: process.env.PATH ?? "", FA_ALGORITHM_KEY: world.keys.get("algorithm")!, FA_RUNNER_KEY: runnerKey, FA_VERIFIER_KEY: world.keys.get("verifier")! } as unknown as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) =>
-    child.on("exit", (code: number | null) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1)!) as Report) : reject(new Error(`agent exited ${code}: ${err.slice(-2000)}`)))),
-  );
-}
 
 describeEachDialect("a foreign agent's gate run beside the demo's desk runners (real processes)", (dialect) => {
   let world: GateWorld;
@@ -71,7 +51,7 @@ describeEachDialect("a foreign agent's gate run beside the demo's desk runners (
     const deskIds = (await world.store.enqueueRollouts(Array.from({ length: 40 }, (_, i) => ({ input: episode(i), mode: "train" as const, resources_id: "desk-policy", metadata: { "lightgate.agent": DEMO_AGENT } })))).map((r) => r.rollout_id);
 
     const foreignRunner = await createApiKey(world.database.db, { name: "foreign runner", role: "runner", agents: [AGENT] });
-    const report = await runForeignAgent(world, exams, foreignRunner.token);
+    const report = await runForeignAgent(world, exams, { deadlineSeconds: 60, keys: { runner: foreignRunner.token } });
     expect(report.runnerErrors ?? 0).toBe(0);
     expect(report.status, JSON.stringify(report.checks)).toBe("done");
     const checks = Object.fromEntries((report.checks ?? []).map((c) => [c.id, c.status]));
