@@ -184,8 +184,8 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     async addSpan(span: Span, viewer?: StoreViewer): Promise<Span | null> {
       return (await store.addSpans([span], viewer))[0] ?? null;
     },
-    async nextSpanSequenceIds(rolloutIds: string[]) {
-      return sql.write(() => nextSequenceIds(rolloutIds));
+    async nextSpanSequenceIds(rolloutIds: string[], viewer?: StoreViewer) {
+      return sql.write(() => nextSequenceIds(rolloutIds, viewer));
     },
     async querySpansText(q: SpanQuery, viewer?: StoreViewer): Promise<PaginatedResult<string>> {
       return sql.read((d) => querySpansText(d, q, viewer));

@@ -4,7 +4,7 @@
 import { all, column, one, placeholders, run, valuesSql, type Program, type SqlDialect } from "@/server/db/sql/program";
 import { StoreNotFoundError } from "./errors";
 import { visibleRollout } from "./queries";
-import { checkServer, type StoreViewer } from "./scope";
+import { checkServer, viewerCond, type StoreViewer } from "./scope";
 import { checkPage, contains, exact, limitOffset, orderBy, whereClause, type Cond } from "./query";
 import type { FilterLogic, PaginatedResult, SortOrder, Span } from "./types";
 
@@ -182,13 +182,18 @@ function* heartbeat(rolloutId: string, attemptId: string, latestAttemptId: strin
   }
 }
 
-/** get_many_span_sequence_ids: strictly increasing per rollout (the attempt id is not part of the counter). */
-export function* nextSequenceIds(rolloutIds: string[]): Program<number[]> {
+/**
+ * get_many_span_sequence_ids: strictly increasing per rollout (the attempt id is not part of the counter).
+ * Gate work is missing for a viewer that may not serve gate work (its agent and phase binding aside: a bound
+ * runner may number spans of a rollout it started itself).
+ */
+export function* nextSequenceIds(rolloutIds: string[], viewer?: StoreViewer): Program<number[]> {
   const counts = new Map<string, number>();
   for (const id of rolloutIds) counts.set(id, (counts.get(id) ?? 0) + 1);
   const next = new Map<string, number>();
+  const only = viewerCond(viewer && { ...viewer, agents: null, phases: null });
   for (const [id, n] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const row = yield* one<{ span_seq: number }>("UPDATE store_rollouts SET span_seq = span_seq + ? WHERE rollout_id = ? RETURNING span_seq", [n, id]);
+    const row = yield* one<{ span_seq: number }>(`UPDATE store_rollouts SET span_seq = span_seq + ? WHERE rollout_id = ?${only ? ` AND ${only.sql}` : ""} RETURNING span_seq`, [n, id, ...(only?.params ?? [])]);
     if (!row) throw new StoreNotFoundError(`Rollout ${id} not found`);
     next.set(id, Number(row.span_seq) - n);
   }

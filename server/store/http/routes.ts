@@ -218,7 +218,7 @@ export const ROUTES: Route[] = [
     access: "store:write",
     async handle(ctx) {
       const body = parseWith(s.nextSequenceBody, objectBody(await ctx.body(), false), "body");
-      const [sequence_id] = await ctx.store.nextSpanSequenceIds([body.rollout_id]);
+      const [sequence_id] = await ctx.store.nextSpanSequenceIds([body.rollout_id], ctx.viewer);
       return json({ sequence_id });
     },
   },

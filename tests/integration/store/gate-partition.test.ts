@@ -58,6 +58,7 @@ describeEachDialect("the learner never sees nor serves its own exam (store)", (d
     expect(await algorithm.request("GET", `/rollouts/${id}/attempts/latest`)).toBeNull();
     expect(((await algorithm.request("GET", `/rollouts/${id}/attempts`)) as { items: unknown[] }).items).toEqual([]);
     expect(await algorithm.waitForRollouts(gateIds, 0.05)).toEqual([]);
+    expect(await statusOf(algorithm.request("POST", "/spans/next", { json: { rollout_id: id, attempt_id: "at-x" } }))).toBe(404);
     const stats = await algorithm.statistics();
     expect(stats.total_rollouts).toBe(listed.total);
 
