@@ -153,6 +153,7 @@ function* updateRolloutColumns(rolloutId: string, cols: Record<string, unknown>)
 export function* updateRollout(d: SqlDialect, rolloutId: string, patch: RolloutPatch, now: number, viewer?: StoreViewer): Program<Rollout> {
   const r = yield* lockRollout(d, rolloutId);
   if (!r) throw new StoreNotFoundError(`Rollout ${rolloutId} not found`);
+  if (patch.metadata) checkCreates(viewer, [agentFrom(patch.metadata)]);
   if (viewer && isGatePhase(r.phase)) {
     const latest = r.latest_attempt_id ? yield* one<{ served_by: string | null }>("SELECT served_by FROM store_attempts WHERE rollout_id = ? AND attempt_id = ?", [rolloutId, r.latest_attempt_id]) : null;
     checkServer(viewer, rolloutId, r, latest?.served_by);

@@ -188,6 +188,8 @@ describeEachDialect("each agent's work goes to its own runners", (dialect) => {
     expect(await learner.request("GET", `/rollouts/${theirs[0]}`)).toBeNull();
     expect(await statusOf(learner.enqueueRollout({ x: 1 }, { metadata: { "lightgate.agent": "agent-b" } }))).toBe(403);
     expect((await learner.enqueueRollout({ x: 1 }, { metadata: { "lightgate.agent": "agent-a" } })).rollout_id).toMatch(/^ro-/);
+    expect(await statusOf(learner.updateRollout(mine[0]!, { metadata: { "lightgate.agent": "agent-b" } }))).toBe(403);
+    expect((await world.store.getRollout(mine[0]!))!.metadata).toEqual({ "lightgate.agent": "agent-a" });
     // Its dequeue: its own agent's training and the untagged, in FIFO order — never B's, never the exam.
     const got = (await learner.dequeueMany(50, "learner-a")).map((r: Rollout) => r.rollout_id);
     expect(got.slice(0, 3)).toEqual([...mine, ...untagged]);
