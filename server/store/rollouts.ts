@@ -157,6 +157,10 @@ export function* updateRollout(d: SqlDialect, rolloutId: string, patch: RolloutP
   if (viewer && isGatePhase(r.phase)) {
     const latest = r.latest_attempt_id ? yield* one<{ served_by: string | null }>("SELECT served_by FROM store_attempts WHERE rollout_id = ? AND attempt_id = ?", [rolloutId, r.latest_attempt_id]) : null;
     checkServer(viewer, rolloutId, r, latest?.served_by);
+    // Gate work stays gate work of its agent: re-tagging would hand it (and its input) to other identities.
+    if ("metadata" in patch && (phaseFrom(patch.metadata) !== r.phase || agentFrom(patch.metadata) !== r.agent)) {
+      throw new StoreForbiddenError(`rollout ${rolloutId} is gate work (${r.phase}): its lightgate.phase and lightgate.agent cannot be changed over the API`);
+    }
   }
   const cols: Record<string, unknown> = {};
   if ("input" in patch) cols.input = JSON.stringify(patch.input ?? null);

@@ -106,7 +106,11 @@ describeEachDialect("the learner never sees nor serves its own exam (store)", (d
     expect((await world.store.getRollout(rid))!.status).toBe("preparing");
     expect((await world.database.db.storeAttempt.count({ where: { rolloutId: rid } }))).toBe(1);
 
-    // The server of the attempt writes as before.
+    // The server of the attempt writes as before — but gate work stays gate work of its agent.
+    const meta = (await world.store.getRollout(rid))!.metadata!;
+    expect(await statusOf(runner.updateRollout(rid, { metadata: { ...meta, "lightgate.phase": null } }))).toBe(403);
+    expect(await statusOf(runner.updateRollout(rid, { metadata: { ...meta, "lightgate.agent": "elsewhere" } }))).toBe(403);
+    expect((await world.store.getRollout(rid))!.metadata).toEqual(meta);
     expect(await runner.addSpan(makeSpan(rid, aid, 1, "work"))).not.toBeNull();
     expect((await runner.updateAttempt(rid, aid, { status: "succeeded" })).status).toBe("succeeded");
   });
