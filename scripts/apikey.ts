@@ -1,8 +1,12 @@
-// `npm run apikey -- create --role runner [--name "gpu-box-1"]` · `npm run apikey -- list` · `npm run apikey -- revoke ak-…`
+// `npm run apikey -- create --role runner [--name "gpu-box-1"] [--agent helpdesk]… [--phase training]…`
+// · `npm run apikey -- list` · `npm run apikey -- revoke ak-…`
 // Operators' tool for store API keys (DATABASE_URL picks the database). The secret is printed once.
+// --agent (repeatable) binds the key to those agents: it sees and serves only their rollouts; --phase
+// (repeatable: training, locked_gate, canary, rollback, canary_stage) to those phases. Unbound by default.
 import { SERVICE_ROLES, type ServiceRole } from "../lib/auth/scopes";
 import { createApiKey, listApiKeys, revokeApiKey } from "../server/auth/api-keys";
 import { openDatabase } from "../server/db/client";
+import { SERVE_PHASES } from "../server/store/types";
 import { resolveDbTarget } from "../server/db/config";
 import { deployMigrations } from "../server/db/migrate";
 
@@ -11,7 +15,12 @@ const flag = (name: string) => {
   const i = rest.indexOf(`--${name}`);
   return i >= 0 ? rest[i + 1] : undefined;
 };
-const usage = `usage: npm run apikey -- create --role ${SERVICE_ROLES.join("|")} [--name NAME] | list | revoke KEY_ID`;
+/** Every value of a repeatable flag (`--agent a --agent b`); null when it is not given. */
+const flags = (name: string) => {
+  const out = rest.flatMap((a, i) => (a === `--${name}` && i + 1 < rest.length ? [rest[i + 1]!] : []));
+  return out.length ? out : null;
+};
+const usage = `usage: npm run apikey -- create --role ${SERVICE_ROLES.join("|")} [--name NAME] [--agent AGENT]… [--phase ${SERVE_PHASES.join("|")}]… | list | revoke KEY_ID`;
 
 async function main(): Promise<number> {
   if (!command || !["create", "list", "revoke"].includes(command)) {
@@ -30,12 +39,12 @@ async function main(): Promise<number> {
         console.error(usage);
         return 2;
       }
-      const { token, key } = await createApiKey(database.db, { name, role, createdBy: "cli" });
-      console.log(`created ${key.id} (${key.role}, "${key.name}"). The key is shown once; store it now:\n\n  ${token}\n`);
+      const { token, key } = await createApiKey(database.db, { name, role, agents: flags("agent"), phases: flags("phase"), createdBy: "cli" });
+      console.log(`created ${key.id} (${key.role}, "${key.name}", ${bindingOf(key)}). The key is shown once; store it now:\n\n  ${token}\n`);
       console.log(`Python runners: Authorization: Bearer ${key.prefix}_…  (see README "Connecting Agent Lightning")`);
     } else if (command === "list") {
       for (const k of await listApiKeys(database.db)) {
-        console.log([k.id, k.role.padEnd(11), k.prefix, k.revokedAt ? "revoked" : "active ", k.lastUsedAt?.toISOString() ?? "never used", k.name].join("  "));
+        console.log([k.id, k.role.padEnd(11), k.prefix, k.revokedAt ? "revoked" : "active ", k.lastUsedAt?.toISOString() ?? "never used", k.name, `(${bindingOf(k)})`].join("  "));
       }
     } else {
       const id = rest[0];
@@ -51,6 +60,10 @@ async function main(): Promise<number> {
   } finally {
     await database.close();
   }
+}
+
+function bindingOf(k: { agents: string[] | null; phases: string[] | null }): string {
+  return `agents: ${k.agents?.join(", ") ?? "all"}; phases: ${k.phases?.join(", ") ?? "all"}`;
 }
 
 main().then(

@@ -102,6 +102,11 @@ export function CanaryStagePanel({ candidateId }: { candidateId: string }) {
           <dt className="text-ink-3">Ended</dt>
           <dd>{running ? "—" : <Time at={live.finishedAt} />}</dd>
         </dl>
+        {live.tasks.notCounted > 0 && (
+          <p className="rounded border border-fail/40 bg-fail/5 px-3 py-2 text-sm" data-testid="canary-stage-not-counted">
+            <b>{live.tasks.notCounted} not counted:</b> {live.notCountedReason}.
+          </p>
+        )}
         {live.stop && (
           <p className={`rounded border px-3 py-2 text-sm ${aborted ? "border-fail/40 bg-fail/5" : "border-line"}`} data-testid="canary-stage-stop">
             <b>{aborted ? "Aborted" : "Stopped"}:</b> {live.stop.reason}. {live.abort && <span data-testid="canary-stage-abort">{live.abort.detail}.</span>}

@@ -15,6 +15,7 @@ import { ChecksCard } from "./checks-card";
 import { CoverageCard, RetryDebtCard, RewardCard } from "./evidence-cards";
 import { DecisionBanner, FreshnessBanner } from "./candidate-header";
 import { LineageCard } from "./lineage-card";
+import { ServedByCard } from "./served-by-card";
 import type { CandidateDetail } from "./types";
 
 function ReceiptChain({ detail }: { detail: CandidateDetail }) {
@@ -85,6 +86,7 @@ export function CandidateView({ id }: { id: string }) {
             <ProtectedCasesCard evidence={report.evidence} />
             <CanaryCard stage3={detail.stage3} evidence={report.evidence} />
             <RollbackCard stage3={detail.stage3} />
+            <ServedByCard serving={detail.lockedGateServing} />
           </div>
         </>
       ) : (

@@ -1,6 +1,7 @@
 // Who is calling: a person with a session, a service with an API key, or nobody.
 import { grantsAllow, scopesFor, type Role, type RoleGrant, type Scope } from "@/lib/auth/scopes";
 import type { Database } from "@/server/db/client";
+import type { ServePhase } from "@/server/store/types";
 import { getAuth } from "./better-auth";
 import { loadGrants } from "./roles";
 
@@ -14,6 +15,8 @@ export type Actor = {
   grants: RoleGrant[];
   /** Scopes held for every agent: what an operation that names no agent may use. */
   scopes: Set<Scope>;
+  /** The store phases an API key is bound to serve ("training" and gate phases); null: unbound (all). */
+  phases?: readonly ServePhase[] | null;
   email?: string;
 };
 
@@ -21,9 +24,16 @@ export type Actor = {
  * An actor from its grants. Service identities (the store's API keys) pass plain roles, which hold
  * for every agent: `makeActor("service", keyId, name, ["runner"])`.
  */
-export function makeActor(kind: Actor["kind"], id: string, name: string, roles: Role[] | RoleGrant[], extra: { email?: string } = {}): Actor {
+export function makeActor(kind: Actor["kind"], id: string, name: string, roles: Role[] | RoleGrant[], extra: { email?: string; phases?: readonly ServePhase[] | null } = {}): Actor {
   const grants: RoleGrant[] = roles.map((r) => (typeof r === "string" ? { role: r, agent: null } : r));
-  return { kind, id, name, roles: [...new Set(grants.map((g) => g.role))], grants, scopes: scopesFor(grants), ...extra };
+  const { phases = null, ...rest } = extra;
+  return { kind, id, name, roles: [...new Set(grants.map((g) => g.role))], grants, scopes: scopesFor(grants), phases, ...rest };
+}
+
+/** The agents `actor` holds `scope` for: null when it holds it for every agent, else the bound ones (maybe none). */
+export function agentsWith(actor: Actor, scope: Scope): string[] | null {
+  if (actor.scopes.has(scope)) return null;
+  return [...new Set(actor.grants.filter((g) => g.agent !== null && grantsAllow([g], scope, g.agent)).map((g) => g.agent!))];
 }
 
 /** May `actor` use `scope` — for `agent` when the operation concerns one agent, else instance-wide. */

@@ -4,31 +4,101 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { SERVICE_ROLES, type ServiceRole } from "@/lib/auth/scopes";
 import type { Db } from "@/server/db/client";
+import { SERVE_PHASES, type ServePhase } from "@/server/store/types";
 import { makeActor, type Actor } from "./actor";
 
 const TOKEN = /^lgk_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
 const KEY_CACHE_MS = 5_000;
 const LAST_USED_EVERY_MS = 60_000;
 
-export type ApiKeyInfo = { id: string; name: string; role: ServiceRole; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
+/** agents / phases: what the key is bound to serve; null = unbound (every agent, every phase). */
+export type ApiKeyInfo = {
+  id: string;
+  name: string;
+  role: ServiceRole;
+  agents: string[] | null;
+  phases: ServePhase[] | null;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+};
+export type ApiKeyBinding = { agents?: readonly string[] | null; phases?: readonly string[] | null };
+
+/** Agent names as rollouts carry them (metadata "lightgate.agent": 1–64 characters). */
+const MAX_BOUND = 100;
+
+/** The binding as stored: validated, deduplicated, sorted; an absent or null list stays unbound. */
+export function normalizeBinding(b: ApiKeyBinding): { agents: string[] | null; phases: ServePhase[] | null } {
+  let agents: string[] | null = null;
+  let phases: ServePhase[] | null = null;
+  if (b.agents != null) {
+    agents = [...new Set(b.agents.map((a) => a.trim()))].sort();
+    if (agents.length === 0 || agents.length > MAX_BOUND) throw new Error(`agents: bind a key to 1–${MAX_BOUND} agents, or to none (unbound)`);
+    const bad = agents.find((a) => a.length === 0 || a.length > 64);
+    if (bad !== undefined) throw new Error(`agents: "${bad}" is not an agent name (1–64 characters)`);
+  }
+  if (b.phases != null) {
+    const unknown = b.phases.find((p) => !(SERVE_PHASES as readonly string[]).includes(p));
+    if (unknown !== undefined) throw new Error(`phases: "${unknown}" is not one of ${SERVE_PHASES.join(", ")}`);
+    phases = SERVE_PHASES.filter((p) => b.phases!.includes(p));
+    if (phases.length === 0) throw new Error("phases: bind a key to at least one phase, or to none (unbound)");
+  }
+  return { agents, phases };
+}
+
+function parseList(text: string | null): string[] | null {
+  if (text === null) return null;
+  const v: unknown = JSON.parse(text);
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : null;
+}
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest();
 
 /** Creates a key; the returned `token` is shown once and never stored. */
-export async function createApiKey(db: Db, opts: { name: string; role: ServiceRole; createdBy?: string }): Promise<{ token: string; key: ApiKeyInfo }> {
+export async function createApiKey(db: Db, opts: { name: string; role: ServiceRole; createdBy?: string } & ApiKeyBinding): Promise<{ token: string; key: ApiKeyInfo }> {
   if (!SERVICE_ROLES.includes(opts.role)) throw new Error(`role must be one of ${SERVICE_ROLES.join(", ")}`);
   const name = opts.name.trim();
   if (!name || name.length > 100) throw new Error("name must be 1–100 characters");
+  const { agents, phases } = normalizeBinding(opts);
   const idHex = randomBytes(8).toString("hex");
   const token = `lgk_${idHex}_${randomBytes(32).toString("base64url")}`;
   const row = await db.apiKey.create({
-    data: { id: `ak-${idHex}`, name, role: opts.role, prefix: `lgk_${idHex}`, secretHash: sha256(token).toString("hex"), createdBy: opts.createdBy ?? null },
+    data: {
+      id: `ak-${idHex}`,
+      name,
+      role: opts.role,
+      agents: agents && JSON.stringify(agents),
+      phases: phases && JSON.stringify(phases),
+      prefix: `lgk_${idHex}`,
+      secretHash: sha256(token).toString("hex"),
+      createdBy: opts.createdBy ?? null,
+    },
   });
   return { token, key: info(row) };
 }
 
-function info(row: { id: string; name: string; role: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }): ApiKeyInfo {
-  return { id: row.id, name: row.name, role: row.role as ServiceRole, prefix: row.prefix, createdAt: row.createdAt, lastUsedAt: row.lastUsedAt, revokedAt: row.revokedAt };
+type KeyRow = { id: string; name: string; role: string; agents: string | null; phases: string | null; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
+
+function info(row: KeyRow): ApiKeyInfo {
+  return {
+    id: row.id,
+    name: row.name,
+    role: row.role as ServiceRole,
+    agents: parseList(row.agents),
+    phases: parseList(row.phases) as ServePhase[] | null,
+    prefix: row.prefix,
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+  };
+}
+
+/** A key's actor: a key bound to agents holds its role for each of them only (per-agent grants). */
+function actorOf(row: KeyRow): Actor {
+  const k = info(row);
+  const grants = k.agents ? k.agents.map((agent) => ({ role: k.role, agent })) : [{ role: k.role, agent: null }];
+  return makeActor("service", k.id, k.name, grants, { phases: k.phases });
 }
 
 export async function listApiKeys(db: Db): Promise<ApiKeyInfo[]> {
@@ -81,7 +151,7 @@ export async function authenticateApiKey(db: Db, token: string): Promise<Actor |
   const row = await db.apiKey.findUnique({ where: { id: `ak-${m[1]}` } });
   let actor: Actor | null = null;
   if (row && !row.revokedAt && timingSafeEqual(Buffer.from(row.secretHash, "hex"), digest)) {
-    actor = makeActor("service", row.id, row.name, [row.role as ServiceRole]);
+    actor = actorOf(row);
     if (now - (lastUsedWritten.get(row.id) ?? 0) > LAST_USED_EVERY_MS) {
       lastUsedWritten.set(row.id, now);
       // Best effort and off the request path: a lost "last used" stamp is not worth failing a request.

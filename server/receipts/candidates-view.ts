@@ -19,6 +19,7 @@ import type { GateEvidence } from "@/server/gate/evidence/derive";
 import type { Resolution } from "@/server/gate/receipt/stage3";
 import { candidateLabel } from "./candidate-names";
 import { freshUntil, type FreshUntil } from "./fresh-until";
+import { lockedGateServing, type LockedGateServing } from "./gate-serving";
 import { gateReport, type CandidateRow, type StoredGateReport } from "./report";
 
 export type CandidateSummary = {
@@ -95,6 +96,8 @@ export type CandidateDetail = {
   stage2: (Omit<Stage2, "rollouts"> & { rolloutCount: number }) | null;
   stage3: Stage3 | null;
   canaryStage: CanaryStage | null;
+  /** How the locked gate's cases were scored and which identities served them (null before stage 1). */
+  lockedGateServing: LockedGateServing | null;
   /** The decisions sealed on this receipt, with the decider's name. */
   approvals: (Approval & { actorName: string })[];
   /** Until when the evidence holds on age alone, and which check's limit decides it. */
@@ -126,7 +129,13 @@ export async function getCandidate(database: Database, id: string, now: Date = n
   const stored = await gateReport(database, id, now);
   const { candidate: c, receipt } = stored;
   const stage2 = receipt?.stage2;
-  const [parentRow, latest, approved] = await Promise.all([parentCandidate(database, c), readPointer(database.db, c.agent, "latest_candidate"), readPointer(database.db, c.agent, "approved_default")]);
+  const stage3Link = stored.chain.filter((l) => l.kind === "stage3").at(-1);
+  const [parentRow, latest, approved, serving] = await Promise.all([
+    parentCandidate(database, c),
+    readPointer(database.db, c.agent, "latest_candidate"),
+    readPointer(database.db, c.agent, "approved_default"),
+    receipt?.stage1 ? lockedGateServing(database, c.id, receipt.stage1, stage3Link?.digest ?? null) : null,
+  ]);
   if (parentRow && parentRow.digest !== c.parentDigest) throw new DomainError("CONFLICT", `parent ${c.parentResourcesId} v${c.parentVersion} is recorded with another digest`, "parent");
   const parentStored = parentRow ? await gateReport(database, parentRow.id, now) : null;
   const parentEvidence = parentStored?.report?.evidence;
@@ -144,6 +153,7 @@ export async function getCandidate(database: Database, id: string, now: Date = n
     stage2: stage2 ? { windows: stage2.windows, dataCutoff: stage2.dataCutoff, versions: stage2.versions, candidate: stage2.candidate, rolloutCount: stage2.rollouts.length } : null,
     stage3: receipt?.stage3 ?? null,
     canaryStage: receipt?.canaryStage ?? null,
+    lockedGateServing: serving,
     approvals: approvals.map((a) => ({ ...a, actorName: nameOf(names, a.actor.id) })),
     freshUntil: receipt ? freshUntil(receipt, stored.policy) : null,
     links: stored.chain.map((l) => ({ index: l.index, kind: l.kind, digest: l.digest, prevDigest: l.prevDigest, sealedAt: l.sealedAt })),

@@ -16,3 +16,8 @@ export class StoreInputError extends Error {
     super(message);
   }
 }
+
+/** The caller may not write this (gate work served by another identity, another agent's rollouts): 403. */
+export class StoreForbiddenError extends Error {
+  override name = "StoreForbiddenError";
+}

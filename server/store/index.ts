@@ -33,13 +33,14 @@ import { diffResourcesVersions, getSpan, maskedResourcesVersion, resourcesHistor
 import { addSpans, countSpans, nextSequenceIds, querySpansText, type SpanQuery } from "./spans";
 import { applyVerdict, findUnhealthy, type Verdict } from "./watchdog";
 import { heartbeatWorker } from "./workers";
+import { viewerCond, type StoreViewer } from "./scope";
 import { rolloutEnded } from "./ended";
 import { ROLLOUT_STATUSES, type Attempt, type EnqueueRolloutRequest, type JsonObject, type NamedResources, type PaginatedResult, type Span, type StoreStatistics } from "./types";
 
 export * from "./types";
 export { StoreInputError, StoreNotFoundError } from "./errors";
 export type { SpanOutline, ResourcesSummary, ResourcesVersionSummary, ResourcesDiff } from "./dashboard";
-export type { RolloutQuery, WorkerQuery, PageParams, ResourcesQuery, SpanQuery, RolloutPatch, AttemptPatch };
+export type { RolloutQuery, WorkerQuery, PageParams, ResourcesQuery, SpanQuery, RolloutPatch, AttemptPatch, StoreViewer };
 
 export type StoreOptions = {
   /** The lazy watchdog scan runs at most this often (ms) before queue and query calls; 0 disables it. */
@@ -92,18 +93,25 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     database,
     dialect: sql.dialect.name,
 
-    async statistics(): Promise<StoreStatistics> {
+    /** Counts of what `viewer` may see (rollouts, their attempts and spans); workers and resources in full. */
+    async statistics(viewer?: StoreViewer): Promise<StoreStatistics> {
+      const only = viewerCond(viewer, "r.");
       return sql.read(function* () {
         const count = function* (table: string) {
           return Number((yield* all<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))[0]!.n);
         };
-        const byStatus = yield* all<{ status: string; n: number }>("SELECT status, COUNT(*) AS n FROM store_rollouts GROUP BY status");
+        const countSeen = function* (table: string) {
+          if (!only) return yield* count(table === "store_rollouts r" ? "store_rollouts" : table);
+          const join = table === "store_rollouts r" ? table : `${table} x JOIN store_rollouts r ON r.rollout_id = x.rollout_id`;
+          return Number((yield* all<{ n: number }>(`SELECT COUNT(*) AS n FROM ${join} WHERE ${only.sql}`, only.params))[0]!.n);
+        };
+        const byStatus = yield* all<{ status: string; n: number }>(`SELECT r.status, COUNT(*) AS n FROM store_rollouts r${only ? ` WHERE ${only.sql}` : ""} GROUP BY r.status`, only?.params ?? []);
         const rollouts_by_status = Object.fromEntries(ROLLOUT_STATUSES.map((s) => [s, Number(byStatus.find((r) => r.status === s)?.n ?? 0)]));
         return {
           name: "LightgateStore",
-          total_rollouts: yield* count("store_rollouts"),
-          total_attempts: yield* count("store_attempts"),
-          total_spans: yield* count("store_spans"),
+          total_rollouts: yield* countSeen("store_rollouts r"),
+          total_attempts: yield* countSeen("store_attempts"),
+          total_spans: yield* countSeen("store_spans"),
           total_resources: yield* count("store_resources"),
           total_workers: yield* count("store_workers"),
           uptime: nowSeconds() - launched,
@@ -113,54 +121,55 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     },
 
     // ── Rollouts and attempts ──
-    async enqueueRollouts(reqs: EnqueueRolloutRequest[]) {
+    // `viewer` (scope.ts): who asks over HTTP — what it may see, serve and write. In-process callers pass none.
+    async enqueueRollouts(reqs: EnqueueRolloutRequest[], viewer?: StoreViewer) {
       if (reqs.length === 0) return [];
-      return sql.write(() => enqueueRollouts(reqs, nowSeconds()));
+      return sql.write(() => enqueueRollouts(reqs, nowSeconds(), viewer));
     },
-    async startRollout(req: EnqueueRolloutRequest & { worker_id?: string | null }) {
-      return sql.write(() => startRollout(req, nowSeconds()));
+    async startRollout(req: EnqueueRolloutRequest & { worker_id?: string | null }, viewer?: StoreViewer) {
+      return sql.write(() => startRollout(req, nowSeconds(), viewer));
     },
-    async dequeueRollouts(opts: { limit?: number; worker_id?: string | null } = {}) {
+    async dequeueRollouts(opts: { limit?: number; worker_id?: string | null; viewer?: StoreViewer } = {}) {
       const limit = opts.limit ?? 1;
       if (limit <= 0) return [];
       await maybeScan();
-      return sql.write((d) => dequeueRollouts(d, limit, opts.worker_id ?? null, nowSeconds()));
+      return sql.write((d) => dequeueRollouts(d, limit, opts.worker_id ?? null, nowSeconds(), opts.viewer));
     },
-    async startAttempt(rolloutId: string, workerId: string | null = null) {
-      return sql.write((d) => startAttempt(d, rolloutId, workerId, nowSeconds()));
+    async startAttempt(rolloutId: string, workerId: string | null = null, viewer?: StoreViewer) {
+      return sql.write((d) => startAttempt(d, rolloutId, workerId, nowSeconds(), viewer));
     },
-    async updateRollout(rolloutId: string, patch: RolloutPatch) {
-      const rollout = await sql.write((d) => updateRollout(d, rolloutId, patch, nowSeconds()));
+    async updateRollout(rolloutId: string, patch: RolloutPatch, viewer?: StoreViewer) {
+      const rollout = await sql.write((d) => updateRollout(d, rolloutId, patch, nowSeconds(), viewer));
       if (patch.status && !UNENDED.has(patch.status)) rolloutEnded(database, rolloutId);
       return rollout;
     },
     /** update_attempt; `attemptId` may be "latest". Returns the wire attempt. */
-    async updateAttempt(rolloutId: string, attemptId: string, patch: AttemptPatch): Promise<Attempt> {
-      const record = await sql.write((d) => updateAttempt(d, rolloutId, attemptId, patch, nowSeconds()));
+    async updateAttempt(rolloutId: string, attemptId: string, patch: AttemptPatch, viewer?: StoreViewer): Promise<Attempt> {
+      const record = await sql.write((d) => updateAttempt(d, rolloutId, attemptId, patch, nowSeconds(), undefined, viewer));
       if (patch.status && !UNENDED.has(patch.status)) rolloutEnded(database, rolloutId);
       return wireAttempt(record!);
     },
-    async queryRollouts(q: RolloutQuery = {}) {
+    async queryRollouts(q: RolloutQuery = {}, viewer?: StoreViewer) {
       await maybeScan();
-      return sql.read((d) => queryRollouts(d, q));
+      return sql.read((d) => queryRollouts(d, q, viewer));
     },
-    async getRollout(rolloutId: string) {
-      return sql.read(() => getRollout(rolloutId));
+    async getRollout(rolloutId: string, viewer?: StoreViewer) {
+      return sql.read(() => getRollout(rolloutId, viewer));
     },
     /** query_attempts; each item also carries Lightgate's `reason`. */
-    async queryAttempts(rolloutId: string, q: PageParams = {}) {
-      return sql.read(() => queryAttempts(rolloutId, q));
+    async queryAttempts(rolloutId: string, q: PageParams = {}, viewer?: StoreViewer) {
+      return sql.read(() => queryAttempts(rolloutId, q, viewer));
     },
-    async getLatestAttempt(rolloutId: string) {
-      return sql.read(() => latestAttempt(rolloutId));
+    async getLatestAttempt(rolloutId: string, viewer?: StoreViewer) {
+      return sql.read(() => latestAttempt(rolloutId, viewer));
     },
-    /** wait_for_rollouts: the terminal ones among `ids` by the deadline (unknown ids are left out). */
-    async waitForRollouts(ids: string[], timeoutSeconds: number | null) {
+    /** wait_for_rollouts: the terminal ones among `ids` by the deadline (unknown ids — and unseen ones — are left out). */
+    async waitForRollouts(ids: string[], timeoutSeconds: number | null, viewer?: StoreViewer) {
       const deadline = Date.now() + Math.min(timeoutSeconds ?? maxWait, maxWait) * 1000;
       let delay = 20;
       for (;;) {
         await maybeScan();
-        const done = await sql.read(() => finishedRollouts(ids));
+        const done = await sql.read(() => finishedRollouts(ids, viewer));
         if (done.length === new Set(ids).size || Date.now() >= deadline) return done;
         await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(1, deadline - Date.now()))));
         delay = Math.min(delay * 2, 250);
@@ -169,31 +178,31 @@ export function createStore(database: Database, options: StoreOptions = {}) {
 
     // ── Spans ──
     /** add_many_spans: returns the spans actually added (duplicates are skipped). `sequence_id < 0` = allocate. */
-    async addSpans(spans: Span[]) {
+    async addSpans(spans: Span[], viewer?: StoreViewer) {
       if (spans.length === 0) return [];
-      return sql.write((d) => addSpans(d, spans, nowSeconds()));
+      return sql.write((d) => addSpans(d, spans, nowSeconds(), viewer));
     },
-    async addSpan(span: Span): Promise<Span | null> {
-      return (await store.addSpans([span]))[0] ?? null;
+    async addSpan(span: Span, viewer?: StoreViewer): Promise<Span | null> {
+      return (await store.addSpans([span], viewer))[0] ?? null;
     },
-    async nextSpanSequenceIds(rolloutIds: string[]) {
-      return sql.write(() => nextSequenceIds(rolloutIds));
+    async nextSpanSequenceIds(rolloutIds: string[], viewer?: StoreViewer) {
+      return sql.write(() => nextSequenceIds(rolloutIds, viewer));
     },
-    async querySpansText(q: SpanQuery): Promise<PaginatedResult<string>> {
-      return sql.read((d) => querySpansText(d, q));
+    async querySpansText(q: SpanQuery, viewer?: StoreViewer): Promise<PaginatedResult<string>> {
+      return sql.read((d) => querySpansText(d, q, viewer));
     },
     async querySpans(q: SpanQuery): Promise<PaginatedResult<Span>> {
       const page = await store.querySpansText(q);
       return { ...page, items: page.items.map((t) => JSON.parse(t) as Span) };
     },
     /** All matching spans' stored JSON texts, a page of `chunk` at a time: memory stays bounded whatever the rollout's size. */
-    async *streamSpansText(q: SpanQuery, chunk = 1000): AsyncGenerator<string[]> {
+    async *streamSpansText(q: SpanQuery, chunk = 1000, viewer?: StoreViewer): AsyncGenerator<string[]> {
       const { limit, offset } = { limit: q.limit ?? -1, offset: q.offset ?? 0 };
       let got = 0;
       for (;;) {
         const want = limit === -1 ? chunk : Math.min(chunk, limit - got);
         if (want <= 0) return;
-        const page = await store.querySpansText({ ...q, limit: want, offset: offset + got });
+        const page = await store.querySpansText({ ...q, limit: want, offset: offset + got }, viewer);
         if (page.items.length) yield page.items;
         got += page.items.length;
         if (page.items.length < want) return;

@@ -4,6 +4,7 @@ import { all, one, type Program, type SqlDialect } from "@/server/db/sql/program
 import { checkPage, contains, exact, limitOffset, orderBy, whereClause, within, type Cond } from "./query";
 import { ATTEMPT_COLUMNS, attemptRecordFromRow, ROLLOUT_COLUMNS, WORKER_COLUMNS, workerFromRow, type AttemptRow, type RolloutRow, type WorkerRow } from "./rows";
 import { attachLatest } from "./rollouts";
+import { viewerCond, type StoreViewer } from "./scope";
 import type { AttemptedRollout, AttemptRecord, FilterLogic, PaginatedResult, Rollout, RolloutMode, RolloutStatus, SortOrder, Worker, WorkerStatus } from "./types";
 
 export type PageParams = { limit?: number; offset?: number; sort_by?: string | null; sort_order?: SortOrder };
@@ -40,7 +41,7 @@ function* page<T>(table: string, columns: string, where: Cond, order: string, li
   return { rows, total };
 }
 
-export function rolloutWhere(d: SqlDialect, q: RolloutQuery): Cond {
+export function rolloutWhere(d: SqlDialect, q: RolloutQuery, viewer?: StoreViewer): Cond {
   const pool: Cond[] = [];
   if (q.status_in) pool.push(within("status", q.status_in));
   if (q.rollout_id_in) pool.push(within("rollout_id", q.rollout_id_in));
@@ -51,13 +52,15 @@ export function rolloutWhere(d: SqlDialect, q: RolloutQuery): Cond {
     if (q.mode_in.includes(null)) parts.push({ sql: "mode IS NULL", params: [] });
     pool.push(parts.length ? { sql: parts.map((p) => `(${p.sql})`).join(" OR "), params: parts.flatMap((p) => p.params) } : { sql: "1 = 0", params: [] });
   }
-  return whereClause([], pool, q.filter_logic ?? "and");
+  const only = viewerCond(viewer);
+  return whereClause(only ? [only] : [], pool, q.filter_logic ?? "and");
 }
 
-export function* queryRollouts(d: SqlDialect, q: RolloutQuery): Program<PaginatedResult<Rollout | AttemptedRollout>> {
+/** Rollouts a viewer may not see are left out, of the page and of its total. */
+export function* queryRollouts(d: SqlDialect, q: RolloutQuery, viewer?: StoreViewer): Program<PaginatedResult<Rollout | AttemptedRollout>> {
   const { limit, offset } = checkPage(q);
   const order = orderBy(q.sort_by, q.sort_order ?? "asc", ROLLOUT_SORT, "created_pos", "rollout_id", ROLLOUT_NOT_NULL);
-  const { rows, total } = yield* page<RolloutRow>("store_rollouts", ROLLOUT_COLUMNS, rolloutWhere(d, q), order, limit, offset);
+  const { rows, total } = yield* page<RolloutRow>("store_rollouts", ROLLOUT_COLUMNS, rolloutWhere(d, q, viewer), order, limit, offset);
   return { items: yield* attachLatest(rows), limit, offset, total };
 }
 
@@ -73,18 +76,29 @@ const ATTEMPT_SORT: Record<string, string> = {
   metadata: "metadata",
 };
 
+/**
+ * Attempts or spans of `rolloutId` only if the viewer may see that rollout. Uncorrelated, so both databases
+ * evaluate it once per statement rather than once per span row.
+ */
+export function visibleRollout(viewer: StoreViewer | undefined, rolloutId: string): Cond | null {
+  const only = viewerCond(viewer, "vr.");
+  return only && { sql: `EXISTS (SELECT 1 FROM store_rollouts vr WHERE vr.rollout_id = ? AND ${only.sql})`, params: [rolloutId, ...only.params] };
+}
+
 /** query_attempts, with Lightgate's `reason` on each attempt (the HTTP layer drops it). */
-export function* queryAttempts(rolloutId: string, q: PageParams): Program<PaginatedResult<AttemptRecord>> {
+export function* queryAttempts(rolloutId: string, q: PageParams, viewer?: StoreViewer): Program<PaginatedResult<AttemptRecord>> {
   const { limit, offset } = checkPage(q);
   const order = orderBy(q.sort_by === undefined ? "sequence_id" : q.sort_by, q.sort_order ?? "asc", ATTEMPT_SORT, "sequence_id", "sequence_id");
-  const { rows, total } = yield* page<AttemptRow>("store_attempts", ATTEMPT_COLUMNS, whereClause([exact("rollout_id", rolloutId)], []), order, limit, offset);
+  const only = visibleRollout(viewer, rolloutId);
+  const { rows, total } = yield* page<AttemptRow>("store_attempts", ATTEMPT_COLUMNS, whereClause([exact("rollout_id", rolloutId), ...(only ? [only] : [])], []), order, limit, offset);
   return { items: rows.map(attemptRecordFromRow), limit, offset, total };
 }
 
-export function* latestAttempt(rolloutId: string): Program<AttemptRecord | null> {
+export function* latestAttempt(rolloutId: string, viewer?: StoreViewer): Program<AttemptRecord | null> {
+  const only = visibleRollout(viewer, rolloutId);
   const row = yield* one<AttemptRow>(
-    `SELECT ${ATTEMPT_COLUMNS} FROM store_attempts WHERE rollout_id = ? ORDER BY sequence_id DESC LIMIT 1`,
-    [rolloutId],
+    `SELECT ${ATTEMPT_COLUMNS} FROM store_attempts WHERE rollout_id = ?${only ? ` AND ${only.sql}` : ""} ORDER BY sequence_id DESC LIMIT 1`,
+    [rolloutId, ...(only?.params ?? [])],
   );
   return row ? attemptRecordFromRow(row) : null;
 }

@@ -2,7 +2,7 @@
 import { all, one, placeholders, run, valuesSql, type Program, type SqlDialect } from "@/server/db/sql/program";
 import { nextPos } from "./ids";
 import { ATTEMPT_COLUMNS, ROLLOUT_COLUMNS, type AttemptRow, type RolloutRow } from "./rows";
-import { expectedAttemptsFrom, receiptTagFrom, workerPatchForAttempt } from "./state-machine";
+import { agentFrom, expectedAttemptsFrom, phaseFrom, receiptTagFrom, workerPatchForAttempt } from "./state-machine";
 import type { AttemptReason, AttemptStatus, Json, JsonObject, RolloutConfig, RolloutMode, RolloutStatus } from "./types";
 
 export type NewRollout = {
@@ -20,10 +20,10 @@ export type NewRollout = {
 };
 
 const INSERT_ROLLOUTS =
-  "INSERT INTO store_rollouts (rollout_id, input, start_time, end_time, mode, resources_id, status, config, metadata, timeout_seconds, unresponsive_seconds, max_attempts, retry_condition, expected_attempts, queue_pos, requeue_cause, attempt_count, latest_attempt_id, span_seq, created_pos, receipt_tag)";
-const ROLLOUT_WIDTH = 21;
-const INSERT_ATTEMPTS = "INSERT INTO store_attempts (rollout_id, attempt_id, sequence_id, start_time, status, worker_id, reason)";
-/** Rows per INSERT: 100 × 21 values stays far below both dialects' parameter limits. */
+  "INSERT INTO store_rollouts (rollout_id, input, start_time, end_time, mode, resources_id, status, config, metadata, timeout_seconds, unresponsive_seconds, max_attempts, retry_condition, expected_attempts, queue_pos, requeue_cause, attempt_count, latest_attempt_id, span_seq, created_pos, receipt_tag, agent, phase)";
+const ROLLOUT_WIDTH = 23;
+const INSERT_ATTEMPTS = "INSERT INTO store_attempts (rollout_id, attempt_id, sequence_id, start_time, status, worker_id, reason, served_by)";
+/** Rows per INSERT: 100 × 23 values stays far below both dialects' parameter limits. */
 const CHUNK = 100;
 
 export function* insertRollouts(rows: NewRollout[]): Program<void> {
@@ -53,6 +53,8 @@ export function* insertRollouts(rows: NewRollout[]): Program<void> {
         0,
         nextPos(),
         receiptTagFrom(r.metadata),
+        agentFrom(r.metadata),
+        phaseFrom(r.metadata),
       );
     }
     yield* run(valuesSql(INSERT_ROLLOUTS, ROLLOUT_WIDTH, chunk.length), params);
@@ -66,13 +68,15 @@ export type NewAttempt = {
   start_time: number;
   worker_id: string | null;
   reason: AttemptReason;
+  /** The identity that started it (store_attempts.served_by); null for in-process callers. */
+  served_by: string | null;
 };
 
 export function* insertAttempts(rows: NewAttempt[]): Program<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
-    const params = chunk.flatMap((a) => [a.rollout_id, a.attempt_id, a.sequence_id, a.start_time, "preparing", a.worker_id, a.reason]);
-    yield* run(valuesSql(INSERT_ATTEMPTS, 7, chunk.length), params);
+    const params = chunk.flatMap((a) => [a.rollout_id, a.attempt_id, a.sequence_id, a.start_time, "preparing", a.worker_id, a.reason, a.served_by]);
+    yield* run(valuesSql(INSERT_ATTEMPTS, 8, chunk.length), params);
   }
 }
 
@@ -85,24 +89,28 @@ export type LockedRollout = RolloutRow & {
   requeue_cause: string | null;
   attempt_count: number;
   latest_attempt_id: string | null;
+  /** Who may see and serve it (scope.ts). */
+  agent: string | null;
+  phase: string | null;
 };
+
+const LOCKED_COLUMNS = `${ROLLOUT_COLUMNS}, max_attempts, retry_condition, expected_attempts, queue_pos, requeue_cause, attempt_count, latest_attempt_id, agent, phase`;
 
 export function* lockRollout(d: SqlDialect, rolloutId: string): Program<LockedRollout | null> {
   return yield* one<LockedRollout>(
-    `SELECT ${ROLLOUT_COLUMNS}, max_attempts, retry_condition, expected_attempts, queue_pos, requeue_cause, attempt_count, latest_attempt_id FROM store_rollouts WHERE rollout_id = ?${d.forUpdate}`,
+    `SELECT ${LOCKED_COLUMNS} FROM store_rollouts WHERE rollout_id = ?${d.forUpdate}`,
     [rolloutId],
   );
 }
 
-const LOCKED_COLUMNS = `${ROLLOUT_COLUMNS}, max_attempts, retry_condition, expected_attempts, queue_pos, requeue_cause, attempt_count, latest_attempt_id`;
-const ATTEMPT_ALIASES = ATTEMPT_COLUMNS.split(", ").map((c) => `a.${c} AS a_${c}`).join(", ");
+const ATTEMPT_ALIASES = [...ATTEMPT_COLUMNS.split(", "), "served_by"].map((c) => `a.${c} AS a_${c}`).join(", ");
 const LOCKED_JOIN_COLUMNS = LOCKED_COLUMNS.split(", ").map((c) => `r.${c}`).join(", ");
 
 /**
  * lockRollout and the attempt (`null` = its latest) in one statement: one round trip fewer on every
  * update_attempt, which on PostgreSQL costs both processes CPU. `attempt` is null when there is no such attempt.
  */
-export function* lockRolloutWithAttempt(d: SqlDialect, rolloutId: string, attemptId: string | null): Program<{ rollout: LockedRollout; attempt: AttemptRow | null } | null> {
+export function* lockRolloutWithAttempt(d: SqlDialect, rolloutId: string, attemptId: string | null): Program<{ rollout: LockedRollout; attempt: (AttemptRow & { served_by: string | null }) | null } | null> {
   const row = yield* one<Record<string, unknown>>(
     `SELECT ${LOCKED_JOIN_COLUMNS}, ${ATTEMPT_ALIASES} FROM store_rollouts r
      LEFT JOIN store_attempts a ON a.rollout_id = r.rollout_id AND a.attempt_id = COALESCE(?, r.latest_attempt_id)
@@ -116,7 +124,7 @@ export function* lockRolloutWithAttempt(d: SqlDialect, rolloutId: string, attemp
     if (k.startsWith("a_")) attempt[k.slice(2)] = v;
     else rollout[k] = v;
   }
-  return { rollout: rollout as LockedRollout, attempt: attempt.attempt_id == null ? null : (attempt as AttemptRow) };
+  return { rollout: rollout as LockedRollout, attempt: attempt.attempt_id == null ? null : (attempt as AttemptRow & { served_by: string | null }) };
 }
 
 /** Upserts a worker so that it follows the attempt it runs (busy / idle / unknown). */

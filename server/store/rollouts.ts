@@ -1,12 +1,13 @@
 // Rollout and attempt programs: enqueue, start, dequeue (FIFO, atomic), start_attempt, update_rollout,
 // update_attempt (status passed on to the rollout, retries), and the reads.
 import { all, one, placeholders, run, type Program, type SqlDialect } from "@/server/db/sql/program";
-import { StoreNotFoundError } from "./errors";
+import { StoreForbiddenError, StoreNotFoundError } from "./errors";
 import { newAttemptId, newRolloutId, nextPos } from "./ids";
 import { insertAttempts, insertRollouts, latestAttempts, lockRollout, lockRolloutWithAttempt, markWorkerIdleAfterEmptyDequeue, syncWorker, type LockedRollout, type NewAttempt, type NewRollout } from "./rollout-rows";
+import { checkCreates, checkServer, viewerCond, viewerSees, type StoreViewer } from "./scope";
 import { attemptFromRow, attemptRecordFromRow, rolloutFromRow, ROLLOUT_COLUMNS, type AttemptRow, type RolloutRow } from "./rows";
-import { attemptReason, expectedAttemptsFrom, isQueued, isTerminal, receiptTagFrom, requeueCauseFor, rolloutStatusFromAttempt, type RequeueCause } from "./state-machine";
-import type { Attempt, AttemptedRollout, AttemptRecord, AttemptStatus, EnqueueRolloutRequest, Json, JsonObject, Rollout, RolloutConfig, RolloutMode, RolloutStatus } from "./types";
+import { agentFrom, attemptReason, expectedAttemptsFrom, phaseFrom, isQueued, isTerminal, receiptTagFrom, requeueCauseFor, rolloutStatusFromAttempt, type RequeueCause } from "./state-machine";
+import { isGatePhase, type Attempt, type AttemptedRollout, type AttemptRecord, type AttemptStatus, type EnqueueRolloutRequest, type Json, type JsonObject, type Rollout, type RolloutConfig, type RolloutMode, type RolloutStatus } from "./types";
 
 export function normalizeConfig(c: Partial<RolloutConfig> | null | undefined): RolloutConfig {
   return {
@@ -43,7 +44,8 @@ function newRollout(req: EnqueueRolloutRequest, now: number, latest: string | nu
 }
 
 /** enqueue_many_rollouts: rollouts in `queuing`, appended to the FIFO tail in request order. */
-export function* enqueueRollouts(reqs: EnqueueRolloutRequest[], now: number): Program<Rollout[]> {
+export function* enqueueRollouts(reqs: EnqueueRolloutRequest[], now: number, viewer?: StoreViewer): Program<Rollout[]> {
+  checkCreates(viewer, reqs.map((r) => agentFrom(r.metadata)));
   const latest = reqs.some((r) => !r.resources_id) ? yield* latestResourcesId() : null;
   const rows = reqs.map((r) => newRollout(r, now, latest, "queuing"));
   yield* insertRollouts(rows);
@@ -51,10 +53,11 @@ export function* enqueueRollouts(reqs: EnqueueRolloutRequest[], now: number): Pr
 }
 
 /** start_rollout: a rollout in `preparing` with attempt 1, never queued. */
-export function* startRollout(req: EnqueueRolloutRequest & { worker_id?: string | null }, now: number): Program<AttemptedRollout> {
+export function* startRollout(req: EnqueueRolloutRequest & { worker_id?: string | null }, now: number, viewer?: StoreViewer): Program<AttemptedRollout> {
+  checkCreates(viewer, [agentFrom(req.metadata)]);
   const latest = req.resources_id ? null : yield* latestResourcesId();
   const row = newRollout(req, now, latest, "preparing");
-  const attempt: NewAttempt = { rollout_id: row.rollout_id, attempt_id: newAttemptId(), sequence_id: 1, start_time: now, worker_id: req.worker_id ?? null, reason: "first" };
+  const attempt: NewAttempt = { rollout_id: row.rollout_id, attempt_id: newAttemptId(), sequence_id: 1, start_time: now, worker_id: req.worker_id ?? null, reason: "first", served_by: viewer?.identity ?? null };
   row.attempt_count = 1;
   row.latest_attempt_id = attempt.attempt_id;
   yield* insertRollouts([row]);
@@ -72,12 +75,14 @@ type QueuedRow = RolloutRow & { expected_attempts: number; requeue_cause: string
 /**
  * dequeue_many_rollouts: claims up to `limit` rollouts in FIFO order and starts attempt n+1 on each.
  * Atomic: SQLite runs it as one writer transaction; PostgreSQL claims with FOR UPDATE SKIP LOCKED, so two
- * runners never get the same rollout.
+ * runners never get the same rollout. A `viewer` is handed only what it may serve (scope.ts) — the same one
+ * statement with its condition; each attempt records who started it (`served_by`).
  */
-export function* dequeueRollouts(d: SqlDialect, limit: number, workerId: string | null, now: number): Program<AttemptedRollout[]> {
+export function* dequeueRollouts(d: SqlDialect, limit: number, workerId: string | null, now: number, viewer?: StoreViewer): Program<AttemptedRollout[]> {
+  const only = viewerCond(viewer);
   const rows = yield* all<QueuedRow>(
-    `SELECT ${ROLLOUT_COLUMNS}, expected_attempts, requeue_cause, attempt_count FROM store_rollouts WHERE queue_pos IS NOT NULL ORDER BY queue_pos LIMIT ?${d.skipLocked}`,
-    [limit],
+    `SELECT ${ROLLOUT_COLUMNS}, expected_attempts, requeue_cause, attempt_count FROM store_rollouts WHERE queue_pos IS NOT NULL${only ? ` AND ${only.sql}` : ""} ORDER BY queue_pos LIMIT ?${d.skipLocked}`,
+    [...(only?.params ?? []), limit],
   );
   if (rows.length === 0) {
     if (workerId) yield* markWorkerIdleAfterEmptyDequeue(workerId, now);
@@ -85,7 +90,7 @@ export function* dequeueRollouts(d: SqlDialect, limit: number, workerId: string 
   }
   const attempts: NewAttempt[] = rows.map((r) => {
     const seq = Number(r.attempt_count) + 1;
-    return { rollout_id: r.rollout_id, attempt_id: newAttemptId(), sequence_id: seq, start_time: now, worker_id: workerId, reason: attemptReason(seq, Number(r.expected_attempts), r.requeue_cause as RequeueCause | null) };
+    return { rollout_id: r.rollout_id, attempt_id: newAttemptId(), sequence_id: seq, start_time: now, worker_id: workerId, reason: attemptReason(seq, Number(r.expected_attempts), r.requeue_cause as RequeueCause | null), served_by: viewer?.identity ?? null };
   });
   for (const a of attempts) {
     yield* run("UPDATE store_rollouts SET status = 'preparing', queue_pos = NULL, requeue_cause = NULL, attempt_count = ?, latest_attempt_id = ? WHERE rollout_id = ?", [a.sequence_id, a.attempt_id, a.rollout_id]);
@@ -97,12 +102,13 @@ export function* dequeueRollouts(d: SqlDialect, limit: number, workerId: string 
   return rows.map((r, i) => ({ ...rolloutFromRow({ ...r, status: "preparing" }), attempt: newAttemptWire(attempts[i]!) }));
 }
 
-/** start_attempt: a manual new attempt (ignores max_attempts). */
-export function* startAttempt(d: SqlDialect, rolloutId: string, workerId: string | null, now: number): Program<AttemptedRollout> {
+/** start_attempt: a manual new attempt (ignores max_attempts); gate work only by an identity that may serve it. */
+export function* startAttempt(d: SqlDialect, rolloutId: string, workerId: string | null, now: number, viewer?: StoreViewer): Program<AttemptedRollout> {
   const r = yield* lockRollout(d, rolloutId);
   if (!r) throw new StoreNotFoundError(`Rollout ${rolloutId} not found`);
+  if (isGatePhase(r.phase) && !viewerSees(viewer, r)) throw new StoreForbiddenError(`rollout ${rolloutId} is gate work (${r.phase}): ${viewer!.identity} may not serve it`);
   const seq = Number(r.attempt_count) + 1;
-  const attempt: NewAttempt = { rollout_id: rolloutId, attempt_id: newAttemptId(), sequence_id: seq, start_time: now, worker_id: workerId, reason: attemptReason(seq, Number(r.expected_attempts), "manual") };
+  const attempt: NewAttempt = { rollout_id: rolloutId, attempt_id: newAttemptId(), sequence_id: seq, start_time: now, worker_id: workerId, reason: attemptReason(seq, Number(r.expected_attempts), "manual"), served_by: viewer?.identity ?? null };
   yield* run("UPDATE store_rollouts SET status = 'preparing', queue_pos = NULL, requeue_cause = NULL, attempt_count = ?, latest_attempt_id = ? WHERE rollout_id = ?", [seq, attempt.attempt_id, rolloutId]);
   yield* insertAttempts([attempt]);
   if (workerId) yield* syncWorker(workerId, "preparing", rolloutId, attempt.attempt_id, now, false);
@@ -140,10 +146,22 @@ function* updateRolloutColumns(rolloutId: string, cols: Record<string, unknown>)
   yield* run(`UPDATE store_rollouts SET ${keys.map((k) => `${k} = ?`).join(", ")} WHERE rollout_id = ?`, [...keys.map((k) => cols[k]), rolloutId]);
 }
 
-/** update_rollout: absent keys are left alone; a queuing status puts the rollout back on the queue (once). */
-export function* updateRollout(d: SqlDialect, rolloutId: string, patch: RolloutPatch, now: number): Program<Rollout> {
+/**
+ * update_rollout: absent keys are left alone; a queuing status puts the rollout back on the queue (once).
+ * Gate work only by the identity that served its latest attempt.
+ */
+export function* updateRollout(d: SqlDialect, rolloutId: string, patch: RolloutPatch, now: number, viewer?: StoreViewer): Program<Rollout> {
   const r = yield* lockRollout(d, rolloutId);
   if (!r) throw new StoreNotFoundError(`Rollout ${rolloutId} not found`);
+  if (patch.metadata) checkCreates(viewer, [agentFrom(patch.metadata)]);
+  if (viewer && isGatePhase(r.phase)) {
+    const latest = r.latest_attempt_id ? yield* one<{ served_by: string | null }>("SELECT served_by FROM store_attempts WHERE rollout_id = ? AND attempt_id = ?", [rolloutId, r.latest_attempt_id]) : null;
+    checkServer(viewer, rolloutId, r, latest?.served_by);
+    // Gate work stays gate work of its agent: re-tagging would hand it (and its input) to other identities.
+    if ("metadata" in patch && (phaseFrom(patch.metadata) !== r.phase || agentFrom(patch.metadata) !== r.agent)) {
+      throw new StoreForbiddenError(`rollout ${rolloutId} is gate work (${r.phase}): its lightgate.phase and lightgate.agent cannot be changed over the API`);
+    }
+  }
   const cols: Record<string, unknown> = {};
   if ("input" in patch) cols.input = JSON.stringify(patch.input ?? null);
   if ("mode" in patch) cols.mode = patch.mode ?? null;
@@ -152,6 +170,8 @@ export function* updateRollout(d: SqlDialect, rolloutId: string, patch: RolloutP
     cols.metadata = patch.metadata === null || patch.metadata === undefined ? null : JSON.stringify(patch.metadata);
     cols.expected_attempts = expectedAttemptsFrom(patch.metadata);
     cols.receipt_tag = receiptTagFrom(patch.metadata);
+    cols.agent = agentFrom(patch.metadata);
+    cols.phase = phaseFrom(patch.metadata);
   }
   if (patch.config) {
     const c = normalizeConfig(patch.config);
@@ -177,6 +197,7 @@ export function* updateAttempt(
   patch: AttemptPatch,
   now: number,
   guard?: (r: LockedRollout, a: AttemptRow) => boolean,
+  viewer?: StoreViewer,
 ): Program<AttemptRecord | null> {
   const locked = yield* lockRolloutWithAttempt(d, rolloutId, attemptId === "latest" ? null : attemptId);
   if (!locked) throw new StoreNotFoundError(`Rollout ${rolloutId} not found`);
@@ -184,6 +205,7 @@ export function* updateAttempt(
   if (!r.latest_attempt_id) throw new StoreNotFoundError(`No attempts found for rollout ${rolloutId}`);
   const resolved = attemptId === "latest" ? r.latest_attempt_id : attemptId;
   if (!row) throw new StoreNotFoundError(`Attempt ${attemptId} not found for rollout ${rolloutId}`);
+  checkServer(viewer, rolloutId, r, row.served_by);
   if (guard && !guard(r, row)) return null;
 
   const cols: Record<string, unknown> = {};
@@ -225,20 +247,23 @@ export function* attachLatest(rows: RolloutRow[]): Program<(Rollout | AttemptedR
   });
 }
 
-export function* getRollout(rolloutId: string): Program<Rollout | AttemptedRollout | null> {
-  const row = yield* one<RolloutRow>(`SELECT ${ROLLOUT_COLUMNS} FROM store_rollouts WHERE rollout_id = ?`, [rolloutId]);
+/** A rollout the viewer may see, else null (as if missing). */
+export function* getRollout(rolloutId: string, viewer?: StoreViewer): Program<Rollout | AttemptedRollout | null> {
+  const only = viewerCond(viewer);
+  const row = yield* one<RolloutRow>(`SELECT ${ROLLOUT_COLUMNS} FROM store_rollouts WHERE rollout_id = ?${only ? ` AND ${only.sql}` : ""}`, [rolloutId, ...(only?.params ?? [])]);
   if (!row) return null;
   return (yield* attachLatest([row]))[0]!;
 }
 
 /** The terminal ones among these rollouts (unknown ids are left out, as in the reference). */
-export function* finishedRollouts(ids: string[]): Program<Rollout[]> {
+export function* finishedRollouts(ids: string[], viewer?: StoreViewer): Program<Rollout[]> {
   const out: Rollout[] = [];
+  const only = viewerCond(viewer);
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
     const rows = yield* all<RolloutRow>(
-      `SELECT ${ROLLOUT_COLUMNS} FROM store_rollouts WHERE rollout_id IN (${placeholders(chunk.length)}) AND status IN ('failed', 'succeeded', 'cancelled')`,
-      chunk,
+      `SELECT ${ROLLOUT_COLUMNS} FROM store_rollouts WHERE rollout_id IN (${placeholders(chunk.length)}) AND status IN ('failed', 'succeeded', 'cancelled')${only ? ` AND ${only.sql}` : ""}`,
+      [...chunk, ...(only?.params ?? [])],
     );
     out.push(...rows.map(rolloutFromRow));
   }

@@ -3,6 +3,8 @@
 // A span counts as a heartbeat of its attempt (preparing/unresponsive → running; the rollout follows).
 import { all, column, one, placeholders, run, valuesSql, type Program, type SqlDialect } from "@/server/db/sql/program";
 import { StoreNotFoundError } from "./errors";
+import { visibleRollout } from "./queries";
+import { checkServer, viewerCond, type StoreViewer } from "./scope";
 import { checkPage, contains, exact, limitOffset, orderBy, whereClause, type Cond } from "./query";
 import type { FilterLogic, PaginatedResult, SortOrder, Span } from "./types";
 
@@ -18,16 +20,18 @@ const CHUNK = 150;
 /** Heartbeats closer together than this are not written again (the watchdog works in seconds). */
 const HEARTBEAT_RESOLUTION_SECONDS = 1;
 
-function* lockRollouts(d: SqlDialect, ids: string[]): Program<Map<string, { latest_attempt_id: string | null; span_seq: number }>> {
-  const rows = yield* all<{ rollout_id: string; latest_attempt_id: string | null; span_seq: number }>(
-    `SELECT rollout_id, latest_attempt_id, span_seq FROM store_rollouts WHERE rollout_id IN (${placeholders(ids.length)}) ORDER BY rollout_id${d.forUpdate}`,
+type LockedSpanRollout = { latest_attempt_id: string | null; span_seq: number; phase: string | null };
+
+function* lockRollouts(d: SqlDialect, ids: string[]): Program<Map<string, LockedSpanRollout>> {
+  const rows = yield* all<LockedSpanRollout & { rollout_id: string }>(
+    `SELECT rollout_id, latest_attempt_id, span_seq, phase FROM store_rollouts WHERE rollout_id IN (${placeholders(ids.length)}) ORDER BY rollout_id${d.forUpdate}`,
     ids,
   );
   return new Map(rows.map((r) => [r.rollout_id, r]));
 }
 
-type AttemptState = { rollout_id: string; attempt_id: string; status: string; last_heartbeat_time: number | null };
-type Claimed = { rollouts: Map<string, { latest_attempt_id: string | null; span_seq: number }>; known: Map<string, AttemptState> };
+type AttemptState = { rollout_id: string; attempt_id: string; status: string; last_heartbeat_time: number | null; served_by: string | null };
+type Claimed = { rollouts: Map<string, LockedSpanRollout>; known: Map<string, AttemptState> };
 
 /**
  * The usual call — spans of one attempt, all with sequence ids or all without (REST, one OTLP resource) —
@@ -37,20 +41,21 @@ type Claimed = { rollouts: Map<string, { latest_attempt_id: string | null; span_
 function* claimOneAttempt(d: SqlDialect, spans: IncomingSpan[], missing: number): Program<Claimed> {
   const { rollout_id, attempt_id } = spans[0]!;
   const set = missing > 0 ? "span_seq = span_seq + ?" : `span_seq = ${d.greatest("span_seq", "?")}`;
-  const row = yield* one<{ latest_attempt_id: string | null; span_seq: number; attempt_status: string | null; attempt_heartbeat: number | null }>(
+  const row = yield* one<{ latest_attempt_id: string | null; span_seq: number; phase: string | null; attempt_status: string | null; attempt_heartbeat: number | null; attempt_served_by: string | null }>(
     `UPDATE store_rollouts SET ${set} WHERE rollout_id = ?
-     RETURNING latest_attempt_id, span_seq,
+     RETURNING latest_attempt_id, span_seq, phase,
        (SELECT a.status FROM store_attempts a WHERE a.rollout_id = store_rollouts.rollout_id AND a.attempt_id = ?) AS attempt_status,
-       (SELECT a.last_heartbeat_time FROM store_attempts a WHERE a.rollout_id = store_rollouts.rollout_id AND a.attempt_id = ?) AS attempt_heartbeat`,
-    [missing > 0 ? missing : spans.reduce((m, s) => Math.max(m, s.sequence_id), 0), rollout_id, attempt_id, attempt_id],
+       (SELECT a.last_heartbeat_time FROM store_attempts a WHERE a.rollout_id = store_rollouts.rollout_id AND a.attempt_id = ?) AS attempt_heartbeat,
+       (SELECT a.served_by FROM store_attempts a WHERE a.rollout_id = store_rollouts.rollout_id AND a.attempt_id = ?) AS attempt_served_by`,
+    [missing > 0 ? missing : spans.reduce((m, s) => Math.max(m, s.sequence_id), 0), rollout_id, attempt_id, attempt_id, attempt_id],
   );
   if (!row) throw new StoreNotFoundError(`Rollout ${rollout_id} not found`);
   // Throwing rolls the counter back with the rest of the transaction.
   if (row.attempt_status === null) throw new StoreNotFoundError(`Attempt ${attempt_id} not found for rollout ${rollout_id}`);
   const end = Number(row.span_seq);
   if (missing > 0) spans.forEach((s, i) => (s.sequence_id = end - missing + 1 + i));
-  const state = { rollout_id, attempt_id, status: row.attempt_status, last_heartbeat_time: row.attempt_heartbeat };
-  return { rollouts: new Map([[rollout_id, { latest_attempt_id: row.latest_attempt_id, span_seq: end }]]), known: new Map([[`${rollout_id}\u0000${attempt_id}`, state]]) };
+  const state = { rollout_id, attempt_id, status: row.attempt_status, last_heartbeat_time: row.attempt_heartbeat, served_by: row.attempt_served_by };
+  return { rollouts: new Map([[rollout_id, { latest_attempt_id: row.latest_attempt_id, span_seq: end, phase: row.phase }]]), known: new Map([[`${rollout_id}\u0000${attempt_id}`, state]]) };
 }
 
 /** Spans of several attempts: lock the rollouts in id order, check every attempt, then move the counters. */
@@ -58,7 +63,7 @@ function* claimMany(d: SqlDialect, spans: IncomingSpan[], rolloutIds: string[], 
   const rollouts = yield* lockRollouts(d, rolloutIds);
   for (const id of rolloutIds) if (!rollouts.has(id)) throw new StoreNotFoundError(`Rollout ${id} not found`);
   const attempts = yield* all<AttemptState>(
-    `SELECT rollout_id, attempt_id, status, last_heartbeat_time FROM store_attempts WHERE rollout_id IN (${placeholders(rolloutIds.length)}) AND attempt_id IN (${placeholders(attemptIds.length)})`,
+    `SELECT rollout_id, attempt_id, status, last_heartbeat_time, served_by FROM store_attempts WHERE rollout_id IN (${placeholders(rolloutIds.length)}) AND attempt_id IN (${placeholders(attemptIds.length)})`,
     [...rolloutIds, ...attemptIds],
   );
   const known = new Map(attempts.map((a) => [`${a.rollout_id}\u0000${a.attempt_id}`, a]));
@@ -91,7 +96,7 @@ function* claimMany(d: SqlDialect, spans: IncomingSpan[], rolloutIds: string[], 
  * duplicates (same rollout, attempt, span id) are skipped, sequence counters move to at least the highest
  * id seen, and each attempt that got a span gets a heartbeat. Returns the spans actually added, in order.
  */
-export function* addSpans(d: SqlDialect, spans: IncomingSpan[], now: number): Program<Span[]> {
+export function* addSpans(d: SqlDialect, spans: IncomingSpan[], now: number, viewer?: StoreViewer): Program<Span[]> {
   if (spans.length === 0) return [];
   const rolloutIds = [...new Set(spans.map((s) => s.rollout_id))].sort();
   const attemptIds = [...new Set(spans.map((s) => s.attempt_id))];
@@ -101,6 +106,8 @@ export function* addSpans(d: SqlDialect, spans: IncomingSpan[], now: number): Pr
     d.name === "postgresql" && rolloutIds.length === 1 && attemptIds.length === 1 && (missingCount === 0 || missingCount === spans.length)
       ? yield* claimOneAttempt(d, spans, missingCount)
       : yield* claimMany(d, spans, rolloutIds, attemptIds);
+  // Gate work is written only by the identity that served the attempt; throwing rolls the counters back.
+  if (viewer) for (const a of known.values()) checkServer(viewer, a.rollout_id, rollouts.get(a.rollout_id)!, a.served_by);
 
   // Which spans went in. PostgreSQL says so with RETURNING. On SQLite RETURNING cost ~2 µs a row (the rows
   // are buffered, then handed to JS one object at a time), so the insert only counts its rows; when a chunk
@@ -175,13 +182,18 @@ function* heartbeat(rolloutId: string, attemptId: string, latestAttemptId: strin
   }
 }
 
-/** get_many_span_sequence_ids: strictly increasing per rollout (the attempt id is not part of the counter). */
-export function* nextSequenceIds(rolloutIds: string[]): Program<number[]> {
+/**
+ * get_many_span_sequence_ids: strictly increasing per rollout (the attempt id is not part of the counter).
+ * Gate work is missing for a viewer that may not serve gate work (its agent and phase binding aside: a bound
+ * runner may number spans of a rollout it started itself).
+ */
+export function* nextSequenceIds(rolloutIds: string[], viewer?: StoreViewer): Program<number[]> {
   const counts = new Map<string, number>();
   for (const id of rolloutIds) counts.set(id, (counts.get(id) ?? 0) + 1);
   const next = new Map<string, number>();
+  const only = viewerCond(viewer && { ...viewer, agents: null, phases: null });
   for (const [id, n] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const row = yield* one<{ span_seq: number }>("UPDATE store_rollouts SET span_seq = span_seq + ? WHERE rollout_id = ? RETURNING span_seq", [n, id]);
+    const row = yield* one<{ span_seq: number }>(`UPDATE store_rollouts SET span_seq = span_seq + ? WHERE rollout_id = ?${only ? ` AND ${only.sql}` : ""} RETURNING span_seq`, [n, id, ...(only?.params ?? [])]);
     if (!row) throw new StoreNotFoundError(`Rollout ${id} not found`);
     next.set(id, Number(row.span_seq) - n);
   }
@@ -232,7 +244,7 @@ const SPAN_SORT: Record<string, string> = {
 const SPAN_NOT_NULL: ReadonlySet<string> = new Set(["rollout_id", "attempt_id", "span_id", "sequence_id", "trace_id", "name", "status_code", "body"]);
 
 /** The WHERE and ORDER BY of a span query; `null` when "latest" names a rollout without attempts. */
-export function* spanSelection(d: SqlDialect, q: SpanQuery): Program<{ where: Cond; order: string } | null> {
+export function* spanSelection(d: SqlDialect, q: SpanQuery, viewer?: StoreViewer): Program<{ where: Cond; order: string } | null> {
   let attemptId = q.attempt_id ?? null;
   if (attemptId === "latest") {
     const r = yield* one<{ latest_attempt_id: string | null }>("SELECT latest_attempt_id FROM store_rollouts WHERE rollout_id = ?", [q.rollout_id]);
@@ -241,6 +253,9 @@ export function* spanSelection(d: SqlDialect, q: SpanQuery): Program<{ where: Co
   }
   const must = [exact("rollout_id", q.rollout_id)];
   if (attemptId !== null) must.push(exact("attempt_id", attemptId));
+  // A rollout the viewer may not see has no spans for it (one statement still: a condition, not a read).
+  const only = visibleRollout(viewer, q.rollout_id);
+  if (only) must.push(only);
   const pool: Cond[] = [];
   for (const field of ["trace_id", "span_id", "parent_id", "name"] as const) {
     const eq = q[field];
@@ -257,9 +272,9 @@ export function* spanSelection(d: SqlDialect, q: SpanQuery): Program<{ where: Co
  * (server/http/response-buffers.ts). SQLite's group_concat into one BLOB cost about as much CPU, but made
  * a fresh 1.5 MB buffer per 1,000-span page that only a full collection could reclaim.
  */
-export function* querySpansText(d: SqlDialect, q: SpanQuery): Program<PaginatedResult<string>> {
+export function* querySpansText(d: SqlDialect, q: SpanQuery, viewer?: StoreViewer): Program<PaginatedResult<string>> {
   const { limit, offset } = checkPage(q);
-  const sel = yield* spanSelection(d, q);
+  const sel = yield* spanSelection(d, q, viewer);
   if (!sel) return { items: [], limit, offset, total: 0 };
   const lo = limitOffset(limit, offset);
   const items = yield* column<string>(`SELECT body FROM store_spans${sel.where.sql}${sel.order}${lo.sql}`, [...sel.where.params, ...lo.params]);

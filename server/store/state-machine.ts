@@ -1,7 +1,9 @@
 // The LightningStore state machine (agentlightning store/utils.py, collection_based.py) as pure functions,
 // plus Lightgate's attempt reasons. No database here: the programs in this folder call these.
 import {
+  AGENT_KEY,
   EXPECTED_ATTEMPTS_KEY,
+  PHASE_KEY,
   RECEIPT_TAG_KEY,
   RECEIPT_TAG_MAX,
   QUEUE_STATUSES,
@@ -52,12 +54,18 @@ export function expectedAttemptsFrom(metadata: JsonObject | null | undefined): n
   return typeof n === "number" && Number.isInteger(n) && n >= 1 ? Math.min(n, 1_000_000) : 1;
 }
 
-/** metadata["lightgate.receipt"] when it is a non-empty string of at most 64 characters, else null. */
-export function receiptTagFrom(metadata: JsonObject | null | undefined): string | null {
-  if (!metadata || !Object.hasOwn(metadata, RECEIPT_TAG_KEY)) return null;
-  const tag = metadata[RECEIPT_TAG_KEY];
-  return typeof tag === "string" && tag.length > 0 && tag.length <= RECEIPT_TAG_MAX ? tag : null;
+function shortStringAt(metadata: JsonObject | null | undefined, key: string): string | null {
+  if (!metadata || !Object.hasOwn(metadata, key)) return null;
+  const value = metadata[key];
+  return typeof value === "string" && value.length > 0 && value.length <= RECEIPT_TAG_MAX ? value : null;
 }
+
+/** metadata["lightgate.receipt"] when it is a non-empty string of at most 64 characters, else null. */
+export const receiptTagFrom = (metadata: JsonObject | null | undefined) => shortStringAt(metadata, RECEIPT_TAG_KEY);
+/** metadata["lightgate.agent"] (same rule): the agent whose runners serve the rollout. */
+export const agentFrom = (metadata: JsonObject | null | undefined) => shortStringAt(metadata, AGENT_KEY);
+/** metadata["lightgate.phase"] (same rule): a gate phase, or null for a training rollout. */
+export const phaseFrom = (metadata: JsonObject | null | undefined) => shortStringAt(metadata, PHASE_KEY);
 
 export type WorkerPatch = {
   status: WorkerStatus;

@@ -7,6 +7,7 @@ import { rollupRollout } from "@/server/gate/evidence/spans";
 import type { RolloutRollup } from "@/server/gate/receipt/stage2";
 import { trajectoryFromSpans, type SpanLike, type Trajectory } from "@/server/environments/trajectory";
 import type { LightningStore, Rollout, RolloutStatus } from "@/server/store";
+import { AGENT_KEY } from "@/server/store/types";
 import { trainingTaskSeed } from "@/server/trainers/loop";
 import type { Policy } from "@/server/trainers/policy";
 import { toPolicyResource } from "@/server/trainers/policy-resource";
@@ -18,6 +19,8 @@ export const UPDATE_KEY = "lightgate.update";
 
 export type StoreCollectRequest = {
   runId: string;
+  /** The agent trained: its runners (keys bound to it) serve these rollouts; untagged ones only unbound keys. */
+  agent?: string;
   update: number;
   environment: string;
   distribution: string;
@@ -77,7 +80,7 @@ export async function collectThroughStore(store: LightningStore, req: StoreColle
       resources_id: published.resources_id,
       // Failed, hung and silent attempts are retried up to max_attempts; the store records why.
       config: { max_attempts: req.maxAttempts, retry_condition: ["failed", "timeout", "unresponsive"] as ("failed" | "timeout" | "unresponsive")[], timeout_seconds: 300, unresponsive_seconds: 60 },
-      metadata: { [RUN_ID_KEY]: req.runId, [UPDATE_KEY]: req.update },
+      metadata: { [RUN_ID_KEY]: req.runId, [UPDATE_KEY]: req.update, ...(req.agent ? { [AGENT_KEY]: req.agent } : {}) },
     };
   });
   const enqueued = await store.enqueueRollouts(inputs);

@@ -12,6 +12,7 @@ import { publishDeskGateDatasets } from "@/server/desk/gate-datasets";
 import type { ServiceRole } from "@/lib/auth/scopes";
 import { publishDeskRegistry } from "@/server/desk/registry";
 import { seedReferenceDemo } from "@/server/receipts/reference-demo";
+import { AGENT as REFERENCE_AGENT } from "@/server/gate/reference/common";
 import { currentEntries } from "@/server/receipts/registries";
 import { latestOf } from "@/server/receipts/versions";
 import { createSnapshot } from "@/server/datasets/snapshot";
@@ -23,13 +24,17 @@ const DEMO_KEY_NAMES = { runner: "demo runners (npm start)", verifier: "demo ver
 export const DEMO_ACTOR: AuditActor = { kind: "system", id: "demo", name: "Demo (npm start)", grants: [] };
 
 /** A fresh key for this start; the previous start's demo keys of that role are revoked (their secrets are gone). */
-async function demoKey(database: Database, role: keyof typeof DEMO_KEY_NAMES): Promise<string> {
+async function demoKey(database: Database, role: keyof typeof DEMO_KEY_NAMES, agents?: string[]): Promise<string> {
   const name = DEMO_KEY_NAMES[role];
   await database.db.apiKey.updateMany({ where: { name, revokedAt: null }, data: { revokedAt: new Date() } });
-  return (await createApiKey(database.db, { name, role, createdBy: DEMO_ACTOR.id })).token;
+  return (await createApiKey(database.db, { name, role, agents, createdBy: DEMO_ACTOR.id })).token;
 }
 
-export const demoRunnerKey = (database: Database) => demoKey(database, "runner");
+/**
+ * The demo's runners serve its desks only — the live one and the reference one —, so another agent's work
+ * (a foreign agent gated beside the demo) waits for that agent's own runners instead of being taken here.
+ */
+export const demoRunnerKey = (database: Database) => demoKey(database, "runner", [DEMO_AGENT, REFERENCE_AGENT]);
 /** The verifier's own key: a canary outcome is never verified by the identity that produced it. */
 export const demoVerifierKey = (database: Database) => demoKey(database, "verifier");
 

@@ -51,6 +51,7 @@ class StoreCollectedSession implements RunSession {
     readonly runId: string,
     readonly store: LightningStore,
     state?: TrainerState,
+    readonly agent?: string,
   ) {
     const { episodesPerUpdate: _e, toolFailureRate: _t, maxAttempts: _m, ...config } = started.init.config as Collect & Record<string, unknown>;
     const init = started.init;
@@ -73,6 +74,7 @@ class StoreCollectedSession implements RunSession {
       this.store,
       {
         runId: this.runId,
+        agent: this.agent,
         update: this.#trainer.updates,
         environment: init.environment.id,
         distribution: init.distribution.version,
@@ -136,19 +138,20 @@ class InProcessSession implements RunSession {
   }
 }
 
-export type SessionSpec = { runId: string; store: LightningStore; init: FamilyRunInit; checkpoint?: unknown };
+/** `agent`: tags the runners' rollouts (metadata lightgate.agent), so runner keys bound to it serve them. */
+export type SessionSpec = { runId: string; agent?: string; store: LightningStore; init: FamilyRunInit; checkpoint?: unknown };
 
 /** A new session, or one restored from a sealed checkpoint (the context must pin the same things). */
 export function openSession(spec: SessionSpec): RunSession {
   const storeCollected = STORE_COLLECTED.includes(spec.init.family);
   if (spec.checkpoint === undefined) {
     const started = startFamily(spec.init);
-    return storeCollected ? new StoreCollectedSession(started, spec.runId, spec.store) : new InProcessSession(started);
+    return storeCollected ? new StoreCollectedSession(started, spec.runId, spec.store, undefined, spec.agent) : new InProcessSession(started);
   }
   const c = openSealed<FamilyCheckpoint>(spec.checkpoint, FAMILY_CHECKPOINT_FORMAT, "family checkpoint");
   if (!storeCollected) return new InProcessSession(restoreFamily(c, spec.init));
   const started = startFamily({ ...spec.init, seed: c.seed, config: c.config, parent: c.parent });
-  return new StoreCollectedSession({ ...started, facts: c.facts }, spec.runId, spec.store, c.state as TrainerState);
+  return new StoreCollectedSession({ ...started, facts: c.facts }, spec.runId, spec.store, c.state as TrainerState, spec.agent);
 }
 
 /** The candidate's held-out evaluation, for policy candidates; null for other resource kinds. */

@@ -128,7 +128,7 @@ export class TrainerWorker {
     const ctx = await resolveRunContext(this.database, this.store, run);
     const init = { environment: ctx.environment, distribution: ctx.distribution, seed: run.seed, data: ctx.data, heldOut: ctx.heldOut, validation: ctx.validation, family: run.family as FamilyName, config: JSON.parse(run.config), parent: ctx.parent, codeRevision: run.codeRevision, retryBudget: run.retryBudget };
     const last = await this.#db.trainingCheckpoint.findFirst({ where: { runId: run.id }, orderBy: { update: "desc" } });
-    const session = openSession({ runId: run.id, store: this.store, init, checkpoint: last ? JSON.parse(last.state) : undefined });
+    const session = openSession({ runId: run.id, agent: run.agent, store: this.store, init, checkpoint: last ? JSON.parse(last.state) : undefined });
     // The parent and every update are measured on the trainer's validation split, never on the exam.
     const parentEval = isPolicy(ctx.parent) ? evaluatePolicy(ctx.environment, ctx.parent, ctx.validation) : null;
     // Anything recorded after the checkpoint is re-done: drop those metrics so the curve never shows both.
@@ -196,7 +196,7 @@ export class TrainerWorker {
     const policy = (session.candidate() as unknown as { policy?: unknown }).policy;
     if (!run.continual || !isPolicy(policy)) return;
     const c = session.facts.algorithm.config as { toolFailureRate?: number; maxAttempts?: number };
-    const req = { runId: run.id, update: session.updates, environment: run.environment, distribution: run.distribution, seed: run.seed, episodes: VALIDATION_EPISODES, toolFailureRate: c.toolFailureRate ?? 0, maxAttempts: c.maxAttempts ?? 3, policy, expectedFamilies: session.facts.expectedEvidence.spanFamilies };
+    const req = { runId: run.id, agent: run.agent, update: session.updates, environment: run.environment, distribution: run.distribution, seed: run.seed, episodes: VALIDATION_EPISODES, toolFailureRate: c.toolFailureRate ?? 0, maxAttempts: c.maxAttempts ?? 3, policy, expectedFamilies: session.facts.expectedEvidence.spanFamilies };
     const validated = await collectThroughStore(this.store, { ...req, resourcesId: published.resourcesId, mode: "val" }, () => this.holds(run.id));
     if (!validated) return;
     try {

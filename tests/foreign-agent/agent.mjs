@@ -8,7 +8,8 @@
 // Variants: ok | tool-outside (the canary calls a tool outside the boundary) | runner-stops (the runner quits
 // after training) | wrong-evaluator (reward spans name another evaluator version) | parent-latest (declares
 // the parent as "latest") | learner-writes-exam (the algorithm key tries to publish a dataset and a verification).
-// Prints one JSON line: what it saw (statuses, the gate run's verdict and checks).
+// Its training rollouts name their agent (metadata lightgate.agent), so a runner key bound to it serves them
+// in a store shared with other agents. Prints one JSON line: what it saw (statuses, the gate run's verdict and checks).
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { parseArgs } from "node:util";
@@ -173,7 +174,7 @@ async function algorithm() {
   for (const template of edits) {
     await must("algorithm", "POST", `/v1/agl/resources/${BEAM}`, { prompt: { resource_type: "prompt_template", template, engine: "f-string" } });
     const rollouts = await must("algorithm", "POST", "/v1/agl/queues/rollouts/enqueue", {
-      rollouts: ["Where is my order?", "Can I get a refund?", "Change my address", "Cancel order 17"].map((question) => ({ input: { question }, mode: "train", resources_id: BEAM, metadata: { "lightgate.receipt": receiptId } })),
+      rollouts: ["Where is my order?", "Can I get a refund?", "Change my address", "Cancel order 17"].map((question) => ({ input: { question }, mode: "train", resources_id: BEAM, metadata: { "lightgate.receipt": receiptId, "lightgate.agent": AGENT } })),
     });
     const ids = rollouts.map((r) => r.rollout_id);
     for (let done = []; done.length < ids.length; await sleep(50)) done = await must("algorithm", "POST", "/v1/agl/waits/rollouts", { rollout_ids: ids, timeout: 0 });

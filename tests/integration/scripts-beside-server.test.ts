@@ -73,6 +73,20 @@ describe("scripts beside a server that holds the SQLite database", () => {
     expect([...actor!.scopes]).toEqual(["canary:verify"]);
   });
 
+  it("npm run apikey -- create --agent … --phase … binds the key: its role per agent, its phases; a bad phase is refused", { timeout: 60_000 }, async () => {
+    const run = await runScript("scripts/apikey.ts", ["create", "--role", "runner", "--name", "desk runners", "--agent", "helpdesk", "--agent", "support-desk", "--phase", "training", "--phase", "locked_gate"], env);
+    expect(run.code, run.stderr).toBe(0);
+    const token = /\blgk_[A-Za-z0-9_-]+/.exec(run.stdout)![0];
+    const actor = await authenticateApiKey(fixture.database.db, token);
+    expect(actor?.grants).toEqual([{ role: "runner", agent: "helpdesk" }, { role: "runner", agent: "support-desk" }]);
+    expect(actor?.phases).toEqual(["training", "locked_gate"]);
+    const list = await runScript("scripts/apikey.ts", ["list"], env);
+    expect(list.stdout).toContain("agents: helpdesk, support-desk; phases: training, locked_gate");
+    const bad = await runScript("scripts/apikey.ts", ["create", "--role", "runner", "--phase", "exam"], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/phases: "exam" is not one of training, locked_gate/);
+  });
+
   it("npm run store:serve starts on the same file and a runner key made meanwhile dequeues the server's rollout", { timeout: 90_000 }, async () => {
     const made = await runScript("scripts/apikey.ts", ["create", "--role", "runner", "--name", "beside-store"], env);
     expect(made.code, made.stderr).toBe(0);

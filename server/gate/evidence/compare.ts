@@ -63,6 +63,16 @@ function index(cases: readonly CaseResult[], side: string, problems: string[]): 
   return map;
 }
 
+/** Why the cases the run left unscored are unavailable, the commonest reasons first (at most two named). */
+function unavailableReasons(gate: LockedGate): string[] {
+  const counts = new Map<string, number>();
+  for (const u of [...(gate.candidate.unavailable ?? []), ...(gate.parent.unavailable ?? [])]) counts.set(u.reason.slice(0, 300), (counts.get(u.reason.slice(0, 300)) ?? 0) + 1);
+  const ranked = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const named = ranked.slice(0, 2).map(([reason, n]) => `${n} unavailable: ${reason}`);
+  const rest = ranked.slice(2).reduce((s, [, n]) => s + n, 0);
+  return rest ? [...named, `${rest} unavailable for other reasons`] : named;
+}
+
 const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
 
 export function compareLockedGate(
@@ -95,7 +105,7 @@ export function compareLockedGate(
   const expected = stage1.data.heldOut.caseCount;
   if (rows.length > expected) problems.push(`scored ${rows.length} cases, but the locked set holds ${expected}`);
   const status = problems.length ? "invalid" : complete.length < expected ? "unavailable" : "available";
-  if (complete.length < expected) problems.push(`only ${complete.length} of ${expected} locked cases were scored on both sides`);
+  if (complete.length < expected) problems.push(`only ${complete.length} of ${expected} locked cases were scored on both sides`, ...unavailableReasons(gate));
   const candidateMean = status === "available" ? mean(complete.map((r) => r.candidate!.score)) : null;
   const parentMean = status === "available" ? mean(complete.map((r) => r.parent!.score)) : null;
   return {

@@ -43,10 +43,12 @@ function canaryOutcome(t: TaskRow, verifications: ReadonlyMap<string, Verificati
   const observed: Partial<CanaryResult> = r?.kind === "canary" ? r : {};
   const target = observed.sideEffects?.[0]?.target ?? t.rolloutId;
   const why = r?.kind === "canary" ? `no verification record for ${t.rolloutId}` : `the task did not finish (${r && "reason" in r ? r.reason : "no result"})`;
+  // An outcome a disqualified identity produced is not counted, whatever a verifier later found at its target.
+  const verification = observed.notCounted ? { method: "unverified" as const, reason: `not counted: ${observed.notCounted}` } : verificationOf(verifications.get(t.rolloutId), target, why);
   return {
     taskId: t.caseId,
     rolloutId: t.rolloutId,
-    verification: verificationOf(verifications.get(t.rolloutId), target, why),
+    verification,
     toolsUsed: observed.toolsUsed ?? [],
     sideEffects: observed.sideEffects ?? [],
     costUsd: observed.costUsd ?? 0,
@@ -62,13 +64,16 @@ function rollbackTest(ctx: GateRunContext, pins: GatePins, tasks: readonly TaskR
     const reason = pins.parent.resolution.status === "unresolvable" ? pins.parent.resolution.reason : "the parent was not pinned";
     return { ...base, loaded: false, routedBack: false, detail: reason };
   }
+  const notCounted: string[] = [];
   const probes = tasks.filter((t) => t.phase === "rollback").map((t) => {
     const r = parseResult(t.result);
-    return { rolloutId: t.rolloutId, status: r?.kind === "rollback" ? r.status : (r?.kind ?? "pending") };
+    if (r?.kind === "rollback" && r.notCounted) notCounted.push(r.notCounted);
+    return { rolloutId: t.rolloutId, status: r?.kind === "rollback" ? (r.notCounted ? "not counted" : r.status) : (r?.kind ?? "pending") };
   });
   const served = probes.filter((p) => p.status === "succeeded").length;
   const routedBack = probes.length > 0 && served === probes.length;
-  const detail = probes.length === 0 ? `parent pinned as ${pins.parent.pinId}, but no probe rollout was asked for` : `parent pinned as ${pins.parent.pinId}; ${served} of ${probes.length} probe rollouts succeeded on exactly that version`;
+  const uncounted = notCounted.length ? ` (${notCounted.length} not counted: ${notCounted[0]})` : "";
+  const detail = probes.length === 0 ? `parent pinned as ${pins.parent.pinId}, but no probe rollout was asked for` : `parent pinned as ${pins.parent.pinId}; ${served} of ${probes.length} probe rollouts succeeded on exactly that version${uncounted}`;
   return { ...base, loaded: true, routedBack, detail, probes };
 }
 

@@ -17,7 +17,10 @@ export type CanaryStageLive = {
   /** When the current phase stops waiting (the boundary's wall time while serving). */
   deadlineAt: string | null;
   boundary: Pick<CanaryBoundary, "maxTasks" | "maxWallTimeSeconds" | "maxCostUsd" | "allowedTools">;
-  tasks: { asked: number; finished: number; waiting: number; cancelled: number; verified: number };
+  /** notCounted: finished tasks a disqualified identity served (not a runner, or one with a hand in the candidate). */
+  tasks: { asked: number; finished: number; waiting: number; cancelled: number; verified: number; notCounted: number };
+  /** The first reason a task was not counted. */
+  notCountedReason: string | null;
   costUsd: number;
   window: { start: string; end: string } | null;
   stop: { kind: string; reason: string; at: string } | null;
@@ -38,9 +41,15 @@ export async function canaryStageLive(database: Database, candidateId: string): 
   const tasks = await db.gateRunTask.findMany({ where: { gateRunId: run.id, phase: "canary_stage" }, select: { rolloutId: true, state: true, result: true } });
   const verified = tasks.length ? await db.gateVerification.count({ where: { rolloutId: { in: tasks.map((t) => t.rolloutId) } } }) : 0;
   let costUsd = 0;
+  let notCounted = 0;
+  let notCountedReason: string | null = null;
   for (const t of tasks) {
     const r = parseResult(t.result);
     if (r?.kind === "canary") costUsd += r.costUsd;
+    if (r?.kind === "canary" && r.notCounted) {
+      notCounted += 1;
+      notCountedReason ??= r.notCounted;
+    }
   }
   const state = run.pins ? (JSON.parse(run.pins) as RunState) : null;
   const pointer = await readPointer(db, candidate.agent, "canary");
@@ -54,7 +63,8 @@ export async function canaryStageLive(database: Database, candidateId: string): 
     finishedAt: run.finishedAt?.toISOString() ?? null,
     deadlineAt: run.deadlineAt?.toISOString() ?? null,
     boundary: { maxTasks: boundary.maxTasks, maxWallTimeSeconds: boundary.maxWallTimeSeconds, maxCostUsd: boundary.maxCostUsd, allowedTools: boundary.allowedTools },
-    tasks: { asked: tasks.length, finished: count("done"), waiting: count("pending"), cancelled: count("cancelled"), verified },
+    tasks: { asked: tasks.length, finished: count("done"), waiting: count("pending"), cancelled: count("cancelled"), verified, notCounted },
+    notCountedReason,
     costUsd,
     window: state?.canary ? { start: state.canary.start, end: state.canary.end } : null,
     stop: state?.canary?.stop ?? null,

@@ -6,6 +6,7 @@ import type { Digest } from "@/server/digest";
 import { contractFacts, pricingOf, ZScoringSpec, type ScoringSpec, type TokenPricing, type ToolContractFacts } from "@/server/gate/evidence/gate-rollouts";
 import { ZStage1, type Stage1 } from "@/server/gate/receipt/stage1";
 import type { RolloutConfig } from "@/server/store/types";
+import { excludedIdentities } from "../duties";
 import { currentEntries, type RegistryRecord } from "../registries";
 import { latestOf } from "../versions";
 
@@ -23,6 +24,8 @@ export type GateRunContext = {
   scoring: { ok: true; spec: ScoringSpec } | { ok: false; reason: string };
   heldOut: PinnedDataset | { unresolvable: string };
   canary: PinnedDataset | { unresolvable: string } | null;
+  /** The identities whose served results never count on this candidate, with what each did for it (duties.ts). */
+  excluded: ReadonlyMap<string, string>;
   contracts: ReadonlyMap<string, ToolContractFacts>;
   pricing: TokenPricing;
   retry: Pick<RolloutConfig, "max_attempts" | "retry_condition">;
@@ -98,13 +101,19 @@ async function loadLive(db: Db, agent: string): Promise<Live> {
   return { contracts, pricing: pricingOf(latestOf(entries, "model_server")?.body), retry: retryFrom(entries), entries };
 }
 
+/** The pinned evaluator's registry body, when the registry holds that exact version with the pinned digest; else null. */
+export async function pinnedEvaluatorBody(db: Db, stage1: Pick<Stage1, "agent" | "evaluator">): Promise<unknown> {
+  const e = stage1.evaluator;
+  const row = await db.registryEntry.findFirst({ where: { kind: "evaluator", name: e.id, version: e.version, agent: { in: [stage1.agent, "*"] } }, orderBy: { agent: "desc" } });
+  return row && row.digest === e.digest ? (JSON.parse(row.body) as unknown) : null;
+}
+
 async function loadFixed(database: Database, run: { id: string; candidateId: string }): Promise<Fixed> {
   const db = database.db;
   const candidate = await db.candidate.findUniqueOrThrow({ where: { id: run.candidateId } });
   const stage1 = ZStage1.parse(JSON.parse(candidate.stage1));
   const e = stage1.evaluator;
-  const evaluatorRow = await db.registryEntry.findFirst({ where: { kind: "evaluator", name: e.id, version: e.version, agent: { in: [stage1.agent, "*"] } }, orderBy: { agent: "desc" } });
-  const evaluatorBody = evaluatorRow && evaluatorRow.digest === e.digest ? (JSON.parse(evaluatorRow.body) as unknown) : null;
+  const evaluatorBody = await pinnedEvaluatorBody(db, stage1);
   const spec = ZScoringSpec.safeParse(evaluatorBody);
   return {
     runId: run.id,
@@ -117,5 +126,6 @@ async function loadFixed(database: Database, run: { id: string; candidateId: str
       : { ok: false, reason: evaluatorBody === null ? `evaluator ${e.id}@${e.version} is not in the registry with the pinned digest` : `evaluator ${e.id}@${e.version} declares no scoring the gate can read (body.scoring must be "runner_reward" or "expected_output" with output_attribute)` },
     heldOut: await pinnedDataset(db, stage1.data.heldOut, "held_out"),
     canary: stage1.data.canary ? await pinnedDataset(db, stage1.data.canary, "canary") : null,
+    excluded: await excludedIdentities(db, candidate, stage1),
   };
 }

@@ -1,14 +1,19 @@
 // Judging what came back: each finished task's result is recorded on its gate_run_tasks row as it finishes
 // (the evidence functions are pure, in server/gate/evidence/gate-rollouts.ts), so the final stage 3 is
-// assembled from rows — and a canary is watched from the spans of its running tasks too.
+// assembled from rows — and a canary is watched from the spans of its running tasks too. Each result names
+// the identity that served it; what a disqualified identity served (no runner key, or one that had a hand in
+// the candidate: serving.ts) is recorded as not counted — unavailable, never scored.
 import type { Database } from "@/server/db/client";
 import { judgeLockedCase, observeCanaryTask, type CanaryObservation, type CaseJudgement } from "@/server/gate/evidence/gate-rollouts";
+import { servingDisqualification } from "@/server/gate/evidence/serving";
 import { isPinned, type GateRunContext } from "./context";
 import { isCanaryPhase, type TaskRead } from "./tasks";
 
-export type LockedResult = { kind: "locked_gate" } & CaseJudgement;
-export type CanaryResult = { kind: "canary"; status: string; failure: string | null } & CanaryObservation;
-export type RollbackResult = { kind: "rollback"; status: string; failure: string | null };
+/** Who served a task (`served_by`, null when its attempt names none; absent when no attempt was read) and, when that identity may not count, why. */
+export type Served = { servedBy?: string | null; notCounted?: string };
+export type LockedResult = { kind: "locked_gate" } & CaseJudgement & Served;
+export type CanaryResult = { kind: "canary"; status: string; failure: string | null } & CanaryObservation & Served;
+export type RollbackResult = { kind: "rollback"; status: string; failure: string | null } & Served;
 export type TaskResult = LockedResult | CanaryResult | RollbackResult | { kind: "cancelled" | "unavailable"; reason: string };
 
 export function parseResult(text: string | null): TaskResult | null {
@@ -19,21 +24,31 @@ function expectedOf(ctx: GateRunContext, caseId: string): unknown {
   return isPinned(ctx.heldOut) ? (ctx.heldOut.cases.find((c) => c.caseId === caseId)?.expected ?? null) : null;
 }
 
+/** Who served `read`, and why it does not count when it may not. */
+function servedOf(ctx: GateRunContext, read: TaskRead): Served {
+  if (!read.servedBy) return {};
+  const why = servingDisqualification(read.servedBy, ctx.excluded);
+  return { servedBy: read.servedBy.identity, ...(why ? { notCounted: why } : {}) };
+}
+
 /** What one read task shows: its judgement when finished; for a running canary task, what it did so far. */
 export function resultOf(ctx: GateRunContext, read: TaskRead): TaskResult | null {
   const { task } = read;
   if (read.tooManySpans) return { kind: "unavailable", reason: "the rollout recorded more spans than the gate reads (5,000)" };
+  const served = servedOf(ctx, read);
   if (task.phase === "locked_gate") {
     if (!read.finished) return null;
-    if (!ctx.scoring.ok) return { kind: "locked_gate", status: "unavailable", reason: ctx.scoring.reason };
-    return { kind: "locked_gate", ...judgeLockedCase({ status: read.status, failure: read.failure, spans: read.spans ?? [] }, ctx.scoring.spec, ctx.evaluatorName, expectedOf(ctx, task.caseId)) };
+    if (served.notCounted) return { kind: "locked_gate", status: "unavailable", reason: `not counted: ${served.notCounted}`, ...served };
+    if (!ctx.scoring.ok) return { kind: "locked_gate", status: "unavailable", reason: ctx.scoring.reason, ...served };
+    return { kind: "locked_gate", ...judgeLockedCase({ status: read.status, failure: read.failure, spans: read.spans ?? [] }, ctx.scoring.spec, ctx.evaluatorName, expectedOf(ctx, task.caseId)), ...served };
   }
   if (isCanaryPhase(task.phase)) {
     if (!read.spans && !read.finished) return null;
+    // Observed whoever served it: a boundary breach still stops the canary; the outcome itself is not counted (assemble.ts).
     const observed = observeCanaryTask(read.spans ?? [], ctx.contracts, ctx.pricing, task.rolloutId);
-    return { kind: "canary", status: read.status, failure: read.failure, ...observed };
+    return { kind: "canary", status: read.status, failure: read.failure, ...observed, ...served };
   }
-  return read.finished ? { kind: "rollback", status: read.status, failure: read.failure } : null;
+  return read.finished ? { kind: "rollback", status: read.status, failure: read.failure, ...served } : null;
 }
 
 /** Records the results of the finished tasks (state done) in one transaction; returns how many were recorded. */

@@ -4,6 +4,7 @@
 import type { Database } from "@/server/db/client";
 import type { CanaryBoundary } from "@/server/gate/receipt/stage1";
 import type { GateSpan } from "@/server/gate/evidence/gate-rollouts";
+import type { ServedBy } from "@/server/gate/evidence/serving";
 import { storeFor } from "@/server/store";
 import { TERMINAL_ROLLOUT_STATUSES, type Json, type JsonObject, type RolloutStatus, type Span } from "@/server/store/types";
 import type { GateRunContext } from "./context";
@@ -25,6 +26,7 @@ function metadataFor(ctx: GateRunContext, spec: TaskSpec, boundary: CanaryBounda
   return {
     "lightgate.gate_run": ctx.runId,
     "lightgate.receipt": ctx.candidateId,
+    "lightgate.agent": ctx.stage1.agent,
     "lightgate.phase": spec.phase,
     "lightgate.case": spec.caseId,
     ...(spec.side ? { "lightgate.side": spec.side } : {}),
@@ -59,8 +61,11 @@ export async function enqueueTasks(database: Database, ctx: GateRunContext, spec
 
 export type TaskRow = { rolloutId: string; phase: string; side: string | null; caseId: string; state: string; result: string | null };
 
-/** A task's rollout as the gate reads it: status, the latest attempt's failure and spans (when asked for). */
-export type TaskRead = { task: TaskRow; status: RolloutStatus | "missing"; finished: boolean; failure: string | null; spans: GateSpan[] | null; tooManySpans: boolean };
+/**
+ * A task's rollout as the gate reads it: status, the latest attempt's failure, spans (when asked for) and who
+ * served it (`served_by` and that key's role; null when no attempt was read).
+ */
+export type TaskRead = { task: TaskRow; status: RolloutStatus | "missing"; finished: boolean; failure: string | null; spans: GateSpan[] | null; tooManySpans: boolean; servedBy: ServedBy | null };
 
 export async function tasksOf(database: Database, runId: string, phase?: TaskPhase): Promise<TaskRow[]> {
   return database.db.gateRunTask.findMany({
@@ -83,7 +88,8 @@ export async function pendingTasks(database: Database, runId: string, phases: re
 /**
  * Reads the rollouts of `tasks`; spans of the latest attempt are read for finished rollouts, and for running
  * ones when `running` is set (the canary is judged from its spans while it runs). A step reads many rollouts at
- * once, so this is a fixed handful of queries whatever their number: statuses, span counts, spans, attempts.
+ * once, so this is a fixed handful of queries whatever their number: statuses, span counts, spans, attempts and
+ * the keys that served them.
  */
 export async function readTasks(database: Database, tasks: readonly TaskRow[], opts: { running?: boolean } = {}): Promise<TaskRead[]> {
   if (tasks.length === 0) return [];
@@ -95,7 +101,8 @@ export async function readTasks(database: Database, tasks: readonly TaskRow[], o
   const latest = rows.filter((r) => r.latestAttemptId && (isFinished(r.status) || opts.running)).map((r) => ({ rolloutId: r.rolloutId, attemptId: r.latestAttemptId! }));
   const spansOf = new Map<string, GateSpan[]>();
   const tooMany = new Set<string>();
-  const attempts = new Map<string, { metadata: string | null; status: string }>();
+  const attempts = new Map<string, { metadata: string | null; status: string; servedBy: string | null }>();
+  const roles = new Map<string, string>();
   if (latest.length > 0) {
     const counts = await db.storeSpan.groupBy({ by: ["rolloutId"], where: { OR: latest }, _count: { _all: true } });
     for (const c of counts) if (c._count._all > MAX_SPANS) tooMany.add(c.rolloutId);
@@ -109,19 +116,24 @@ export async function readTasks(database: Database, tasks: readonly TaskRow[], o
       list.push({ sequence_id: s.sequence_id, name: s.name, attributes: (s.attributes ?? {}) as Record<string, unknown>, end_time: s.end_time });
       spansOf.set(row.rolloutId, list);
     }
-    for (const a of await db.storeAttempt.findMany({ where: { OR: latest }, select: { rolloutId: true, metadata: true, status: true } })) attempts.set(a.rolloutId, a);
+    for (const a of await db.storeAttempt.findMany({ where: { OR: latest }, select: { rolloutId: true, metadata: true, status: true, servedBy: true } })) attempts.set(a.rolloutId, a);
+    // The role of each key that served: only runner keys' results count (judge.ts).
+    const servers = [...new Set([...attempts.values()].flatMap((a) => (a.servedBy ? [a.servedBy] : [])))];
+    if (servers.length) for (const k of await db.apiKey.findMany({ where: { id: { in: servers } }, select: { id: true, role: true } })) roles.set(k.id, k.role);
   }
   return tasks.map((task): TaskRead => {
     const row = byId.get(task.rolloutId);
-    if (!row) return { task, status: "missing", finished: true, failure: "the rollout is gone from the store", spans: null, tooManySpans: false };
+    if (!row) return { task, status: "missing", finished: true, failure: "the rollout is gone from the store", spans: null, tooManySpans: false, servedBy: null };
     const status = row.status as RolloutStatus;
     const finished = isFinished(status);
-    if (!row.latestAttemptId || !(finished || opts.running)) return { task, status, finished, failure: null, spans: null, tooManySpans: false };
+    if (!row.latestAttemptId || !(finished || opts.running)) return { task, status, finished, failure: null, spans: null, tooManySpans: false, servedBy: null };
     const attempt = attempts.get(task.rolloutId);
     const why = attempt?.metadata ? (JSON.parse(attempt.metadata) as Record<string, unknown>)["lightgate.failure"] : undefined;
     const failure = typeof why === "string" ? why : attempt && attempt.status !== "succeeded" ? `latest attempt ${attempt.status}` : null;
     const tooManySpans = tooMany.has(task.rolloutId);
-    return { task, status, finished, failure, spans: tooManySpans ? [] : (spansOf.get(task.rolloutId) ?? []), tooManySpans };
+    const server = attempt?.servedBy ?? null;
+    const servedBy = attempt ? { identity: server, role: server ? (roles.get(server) ?? null) : null } : null;
+    return { task, status, finished, failure, spans: tooManySpans ? [] : (spansOf.get(task.rolloutId) ?? []), tooManySpans, servedBy };
   });
 }
 

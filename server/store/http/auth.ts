@@ -4,10 +4,13 @@
 // runners `store:write` (rollouts, attempts, spans, workers), algorithms also `store:enqueue` (enqueue,
 // resources). With LIGHTGATE_ALLOW_ANONYMOUS_STORE=1 on a loopback-bound server, key-less clients act as
 // an anonymous algorithm — never when bound to another address.
+// A key bound to agents holds its role for each of them: it passes a route's scope check when it holds the
+// scope for some agent, and what it then sees and serves is narrowed per agent by its StoreViewer (scope.ts).
 import type { Scope } from "@/lib/auth/scopes";
-import { makeActor, type Actor } from "@/server/auth/actor";
+import { agentsWith, makeActor, type Actor } from "@/server/auth/actor";
 import { apiKeyOf, authenticateApiKey } from "@/server/auth/api-keys";
 import type { Db } from "@/server/db/client";
+import type { StoreViewer } from "../scope";
 import type { HeaderReader } from "./exchange";
 import { HttpError } from "./io";
 
@@ -38,6 +41,17 @@ export async function authorize(request: { headers: HeaderReader }, access: Acce
     actor = await authenticateApiKey(db, token);
     if (!actor) throw new HttpError(401, "the API key is invalid or revoked");
   }
-  if (access !== "read" && !actor.scopes.has(access)) throw new HttpError(403, `${actor.name} (${actor.roles.join(", ")}) lacks the "${access}" scope`);
+  if (access !== "read" && agentsWith(actor, access)?.length === 0) throw new HttpError(403, `${actor.name} (${actor.roles.join(", ")}) lacks the "${access}" scope`);
   return actor;
+}
+
+/**
+ * What an API-key actor may see and serve in the store: runner identities see gate work (of the agents they
+ * are bound to), every other identity never does; a bound key sees its agents' rollouts (a non-runner also the
+ * training rollouts no agent claims).
+ */
+export function viewerOf(actor: Actor): StoreViewer {
+  const runner = actor.roles.includes("runner");
+  const agents = actor.grants.some((g) => g.agent === null) ? null : [...new Set(actor.grants.map((g) => g.agent!))];
+  return { identity: actor.id, agents, untagged: !runner, gate: runner, phases: actor.phases ?? null };
 }

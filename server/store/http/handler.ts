@@ -5,9 +5,9 @@
 import { BAD_PERCENT_ENCODING, decodePathSegments } from "@/lib/http/path-segments";
 import type { Db } from "@/server/db/client";
 import { BodyAbortedError, BodyStalledError, BodyTooLargeError, ServerBusyError } from "@/server/http/body-limits";
-import { StoreInputError, StoreNotFoundError } from "../errors";
+import { StoreForbiddenError, StoreInputError, StoreNotFoundError } from "../errors";
 import type { LightningStore } from "../index";
-import { authorize, type Access } from "./auth";
+import { authorize, viewerOf, type Access } from "./auth";
 import { toWebHandler, type StoreHandler, type StoreRequest, type StoreResponse } from "./exchange";
 import { detail, HttpError, json, readJson } from "./io";
 import { otlpRefusal } from "../otlp/status";
@@ -58,6 +58,7 @@ function errorResponse(e: unknown): StoreResponse {
   if (e instanceof BodyTooLargeError || e instanceof BodyAbortedError || e instanceof BodyStalledError) return detail(e.status, e.message);
   if (e instanceof ServerBusyError) return withRetryAfter(detail(503, e.message));
   if (e instanceof StoreNotFoundError) return detail(404, e.message);
+  if (e instanceof StoreForbiddenError) return detail(403, e.message);
   if (e instanceof StoreInputError) return detail(400, e.message);
   console.error("store: unexpected error", e);
   return json({ detail: "Internal server error", error_type: (e as Error)?.name ?? "Error" }, 500);
@@ -68,13 +69,14 @@ async function otlpSignal(request: StoreRequest, opts: StoreHttpOptions, path: s
   // The reference answers 501 to anyone for the signals it does not store; the body is never read.
   if (!signal.stored) return otlpRefusal(request, 501, `${path}: Lightgate stores traces only; send spans to /v1/traces`);
   if (request.method !== "POST") return otlpRefusal(request, 405, "Method Not Allowed: OTLP traces are POSTed");
+  let actor;
   try {
-    await authorize(request, signal.access, opts.db, opts.allowAnonymous);
+    actor = await authorize(request, signal.access, opts.db, opts.allowAnonymous);
   } catch (e) {
     if (e instanceof HttpError) return otlpRefusal(request, e.status, e.message);
     throw e;
   }
-  return handleOtlpTraces(request, opts.store);
+  return handleOtlpTraces(request, opts.store, actor ? viewerOf(actor) : undefined);
 }
 
 /** The store API over StoreRequest/StoreResponse (the node:http fast path serves this directly). */
@@ -93,7 +95,8 @@ export function createStoreHandler(opts: StoreHttpOptions): StoreHandler {
       if (found === null) return detail(404, "Not Found");
       if (found === "method") return detail(405, "Method Not Allowed");
       const actor = await authorize(request, found.route.access, opts.db, opts.allowAnonymous);
-      return await found.route.handle({ store: opts.store, params: found.params, url, body: async () => readJson(await request.body()), actor });
+      const viewer = actor ? viewerOf(actor) : undefined;
+      return await found.route.handle({ store: opts.store, params: found.params, url, viewer, actor, body: async () => readJson(await request.body()) });
     } catch (e) {
       return errorResponse(e);
     }

@@ -7,8 +7,8 @@ import { BodyAbortedError, BodyStalledError, BodyTooLargeError, bodyLimitOf, Ser
 import { decodeJson, decodeProtobuf, encodeEmptyResponse, type OtlpResourceSpans } from "../otlp/decode";
 import { mapOtlp } from "../otlp/map";
 import { mediaType, OTLP_JSON, OTLP_PROTOBUF, otlpRefusal, otlpReply } from "../otlp/status";
-import { StoreNotFoundError } from "../errors";
-import type { LightningStore } from "../index";
+import { StoreForbiddenError, StoreNotFoundError } from "../errors";
+import type { LightningStore, StoreViewer } from "../index";
 import type { StoreRequest, StoreResponse } from "./exchange";
 import { checkDepth } from "./io";
 
@@ -24,7 +24,7 @@ function inflate(raw: Uint8Array, method: string): Uint8Array {
   }
 }
 
-export async function handleOtlpTraces(request: StoreRequest, store: LightningStore): Promise<StoreResponse> {
+export async function handleOtlpTraces(request: StoreRequest, store: LightningStore, viewer?: StoreViewer): Promise<StoreResponse> {
   const contentType = mediaType(request.headers);
   if (contentType !== OTLP_PROTOBUF && contentType !== OTLP_JSON) {
     return otlpRefusal(request, 400, `Unsupported Content-Type '${contentType}', expected '${OTLP_PROTOBUF}' or '${OTLP_JSON}'`);
@@ -71,9 +71,10 @@ export async function handleOtlpTraces(request: StoreRequest, store: LightningSt
 
   const { spans } = mapOtlp(batch);
   try {
-    await store.addSpans(spans);
+    await store.addSpans(spans, viewer);
   } catch (e) {
     if (e instanceof StoreNotFoundError) return otlpRefusal(request, 404, e.message);
+    if (e instanceof StoreForbiddenError) return otlpRefusal(request, 403, e.message);
     throw e;
   }
   return contentType === OTLP_PROTOBUF ? otlpReply(request, 200, OTLP_PROTOBUF, encodeEmptyResponse()) : otlpReply(request, 200, OTLP_JSON, "{}");

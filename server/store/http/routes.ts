@@ -1,7 +1,7 @@
 // The /v1/agl routes (agentlightning store/client_server.py §3.2), each: access level, then
 // parse → one store call → the reference's response shape. Missing objects on GET answer `null` with 200;
 // unknown ids on writes answer 404 `{"detail"}` (the reference's 500) so the real client fails fast.
-import type { LightningStore, Rollout, AttemptedRollout, Span, EnqueueRolloutRequest } from "../index";
+import type { LightningStore, Rollout, AttemptedRollout, Span, EnqueueRolloutRequest, StoreViewer } from "../index";
 import { wireAttempt } from "../rows";
 import type { Access } from "./auth";
 import type { StoreResponse } from "./exchange";
@@ -11,8 +11,9 @@ import * as s from "./schemas";
 import type { Actor } from "@/server/auth/actor";
 import { resourcesByIdRoutes } from "./resources-routes";
 
-/** `actor`: who the key check identified (null on public routes). */
-export type RouteContext = { store: LightningStore; params: string[]; url: URL; body: () => unknown; actor: Actor | null };
+/** `actor`: who the key check identified (null on public routes); `viewer`: what it may see (scope.ts) — every
+ * rollout, attempt and span read and write is narrowed to it. */
+export type RouteContext = { store: LightningStore; params: string[]; url: URL; viewer?: StoreViewer; body: () => unknown; actor: Actor | null };
 export type Route = { method: "GET" | "POST"; path: string; access: Access; handle(ctx: RouteContext): Promise<StoreResponse> };
 
 const nullIfMissing = <T>(v: T | null) => json(v ?? null);
@@ -51,9 +52,9 @@ function queryRoutes<T>(path: string, schema: z.ZodType<T>, run: (ctx: RouteCont
   }));
 }
 
-const rolloutsQuery = queryRoutes("rollouts", s.rolloutQuery, (ctx, q) => ctx.store.queryRollouts(q));
+const rolloutsQuery = queryRoutes("rollouts", s.rolloutQuery, (ctx, q) => ctx.store.queryRollouts(q, ctx.viewer));
 const attemptsQuery = queryRoutes("rollouts/:rid/attempts", s.attemptQuery, async (ctx, q) => {
-  const page = await ctx.store.queryAttempts(ctx.params[0]!, q);
+  const page = await ctx.store.queryAttempts(ctx.params[0]!, q, ctx.viewer);
   return { ...page, items: page.items.map(wireAttempt) };
 });
 const workersQuery = queryRoutes("workers", s.workerQuery, (ctx, q) => ctx.store.queryWorkers(q));
@@ -69,11 +70,11 @@ const spansQuery = (method: "GET" | "POST"): Route => ({
     const q = parseWith(s.spanQuery, await queryInput(ctx, method), method === "GET" ? "query" : "body");
     const limit = q.limit ?? -1;
     const offset = q.offset ?? 0;
-    const first = await ctx.store.querySpansText({ ...q, limit: limit === -1 ? SPAN_CHUNK : Math.min(limit, SPAN_CHUNK) });
+    const first = await ctx.store.querySpansText({ ...q, limit: limit === -1 ? SPAN_CHUNK : Math.min(limit, SPAN_CHUNK) }, ctx.viewer);
     const head = `{"items":[`;
     const tail = (total: number) => `],"limit":${limit},"offset":${offset},"total":${total}}`;
     if ((limit !== -1 && limit <= SPAN_CHUNK) || first.items.length < SPAN_CHUNK) return jsonText([head, commaList(first.items), tail(first.total)]);
-    const rest = ctx.store.streamSpansText({ ...q, offset: offset + SPAN_CHUNK, limit: limit === -1 ? -1 : limit - SPAN_CHUNK }, SPAN_CHUNK);
+    const rest = ctx.store.streamSpansText({ ...q, offset: offset + SPAN_CHUNK, limit: limit === -1 ? -1 : limit - SPAN_CHUNK }, SPAN_CHUNK, ctx.viewer);
     async function* chunks() {
       yield head;
       yield first.items.join(",");
@@ -89,14 +90,14 @@ const spansQuery = (method: "GET" | "POST"): Route => ({
 
 export const ROUTES: Route[] = [
   { method: "GET", path: "health", access: "public", handle: async () => json({ status: "ok" }) },
-  { method: "GET", path: "statistics", access: "read", handle: async (ctx) => json(await ctx.store.statistics()) },
+  { method: "GET", path: "statistics", access: "read", handle: async (ctx) => json(await ctx.store.statistics(ctx.viewer)) },
   {
     method: "POST",
     path: "queues/rollouts/enqueue",
     access: "store:enqueue",
     async handle(ctx) {
       const body = parseWith(s.enqueueBody, objectBody(await ctx.body(), false), "body");
-      return json(await ctx.store.enqueueRollouts(body.rollouts as EnqueueRolloutRequest[]), 201);
+      return json(await ctx.store.enqueueRollouts(body.rollouts as EnqueueRolloutRequest[], ctx.viewer), 201);
     },
   },
   {
@@ -105,7 +106,7 @@ export const ROUTES: Route[] = [
     access: "store:write",
     async handle(ctx) {
       const body = parseWith(s.dequeueBody, objectBody(await ctx.body(), true) ?? {}, "body");
-      return json(await ctx.store.dequeueRollouts({ limit: body.limit ?? 1, worker_id: body.worker_id ?? null }));
+      return json(await ctx.store.dequeueRollouts({ limit: body.limit ?? 1, worker_id: body.worker_id ?? null, viewer: ctx.viewer }));
     },
   },
   {
@@ -114,11 +115,11 @@ export const ROUTES: Route[] = [
     access: "store:write",
     async handle(ctx) {
       const body = parseWith(s.startRolloutBody, objectBody(await ctx.body(), false), "body");
-      return json(await ctx.store.startRollout(body as EnqueueRolloutRequest & { worker_id?: string | null }), 201);
+      return json(await ctx.store.startRollout(body as EnqueueRolloutRequest & { worker_id?: string | null }, ctx.viewer), 201);
     },
   },
   ...rolloutsQuery,
-  { method: "GET", path: "rollouts/:rid", access: "read", handle: async (ctx) => nullIfMissing<Rollout | AttemptedRollout>(await ctx.store.getRollout(ctx.params[0]!)) },
+  { method: "GET", path: "rollouts/:rid", access: "read", handle: async (ctx) => nullIfMissing<Rollout | AttemptedRollout>(await ctx.store.getRollout(ctx.params[0]!, ctx.viewer)) },
   {
     method: "POST",
     path: "rollouts/:rid",
@@ -127,7 +128,7 @@ export const ROUTES: Route[] = [
       const raw = objectBody(await ctx.body(), false)!;
       rejectNulls(raw, ["status", "config"]);
       const body = parseWith(s.updateRolloutBody, raw, "body");
-      return json(await ctx.store.updateRollout(ctx.params[0]!, pick(body, raw) as Parameters<LightningStore["updateRollout"]>[1]));
+      return json(await ctx.store.updateRollout(ctx.params[0]!, pick(body, raw) as Parameters<LightningStore["updateRollout"]>[1], ctx.viewer));
     },
   },
   {
@@ -136,7 +137,7 @@ export const ROUTES: Route[] = [
     access: "store:write",
     async handle(ctx) {
       const body = parseWith(s.startAttemptBody, objectBody(await ctx.body(), true) ?? {}, "body");
-      return json(await ctx.store.startAttempt(ctx.params[0]!, body.worker_id ?? null), 201);
+      return json(await ctx.store.startAttempt(ctx.params[0]!, body.worker_id ?? null, ctx.viewer), 201);
     },
   },
   ...attemptsQuery,
@@ -145,7 +146,7 @@ export const ROUTES: Route[] = [
     path: "rollouts/:rid/attempts/latest",
     access: "read",
     handle: async (ctx) => {
-      const a = await ctx.store.getLatestAttempt(ctx.params[0]!);
+      const a = await ctx.store.getLatestAttempt(ctx.params[0]!, ctx.viewer);
       return json(a ? wireAttempt(a) : null);
     },
   },
@@ -157,7 +158,7 @@ export const ROUTES: Route[] = [
       const raw = objectBody(await ctx.body(), false)!;
       rejectNulls(raw, ["status", "worker_id", "last_heartbeat_time", "metadata"]);
       const body = parseWith(s.updateAttemptBody, raw, "body");
-      return json(await ctx.store.updateAttempt(ctx.params[0]!, ctx.params[1]!, pick(body, raw) as Parameters<LightningStore["updateAttempt"]>[2]));
+      return json(await ctx.store.updateAttempt(ctx.params[0]!, ctx.params[1]!, pick(body, raw) as Parameters<LightningStore["updateAttempt"]>[2], ctx.viewer));
     },
   },
   ...workersQuery,
@@ -197,7 +198,7 @@ export const ROUTES: Route[] = [
     access: "store:write",
     async handle(ctx) {
       const span = parseWith(s.spanBody, objectBody(await ctx.body(), false), "body") as unknown as Span;
-      const added = await ctx.store.addSpan(span);
+      const added = await ctx.store.addSpan(span, ctx.viewer);
       return json(added, 201);
     },
   },
@@ -209,7 +210,7 @@ export const ROUTES: Route[] = [
     access: "store:write",
     async handle(ctx) {
       const body = parseWith(s.nextSequenceBody, objectBody(await ctx.body(), false), "body");
-      const [sequence_id] = await ctx.store.nextSpanSequenceIds([body.rollout_id]);
+      const [sequence_id] = await ctx.store.nextSpanSequenceIds([body.rollout_id], ctx.viewer);
       return json({ sequence_id });
     },
   },
@@ -219,7 +220,7 @@ export const ROUTES: Route[] = [
     access: "read",
     async handle(ctx) {
       const body = parseWith(s.waitBody, objectBody(await ctx.body(), false), "body");
-      return json(await ctx.store.waitForRollouts(body.rollout_ids, body.timeout ?? null));
+      return json(await ctx.store.waitForRollouts(body.rollout_ids, body.timeout ?? null, ctx.viewer));
     },
   },
 ];

@@ -3,7 +3,8 @@
 // person (a real session: no roles, each role for every agent, each role for one agent). The rule per
 // route comes from where the server declares it (tests/helpers/route-matrix.ts). Refused cells go to a
 // server whose store and database fail on any use beyond identifying the caller; switched-off auth paths
-// must answer 404 and write nothing.
+// must answer 404 and write nothing. Gate rollouts get a matrix of their own (tests/helpers/gate-rollout-matrix.ts):
+// who may read, dequeue and write the gate's work, per role and binding.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ServiceRole } from "@/lib/auth/scopes";
 import { SERVED_AUTH_PATHS } from "@/server/auth/auth-paths";
@@ -14,6 +15,9 @@ import { browserHeaders, callerHeaders, inParallel, matrixPerson, routeMismatch,
 import { serveMatrixApp, type MatrixServer } from "../../helpers/matrix-server";
 import { NOBODY, type Identity } from "../../helpers/permission-matrix";
 import { authCells, authEndpoints, gateApiCells, gateCells, healthCells, otlpCells, routeCallers, storeCells, type RouteCell } from "../../helpers/route-matrix";
+import { freshGateWork, gateCallers, gateOpOverHttp, gateVerdict, GATE_OPS, SERVER_LABEL, servedGateWork } from "../../helpers/gate-rollout-matrix";
+import { createStore } from "@/server/store";
+import { GATE_PHASES } from "@/server/store/types";
 
 const callers = routeCallers();
 // The store takes API keys only, so every cookie meets the same refusal: the strongest people stand for all.
@@ -51,6 +55,35 @@ describeEachDialect(`HTTP route matrix (${routeCells.length} route cells + auth 
     if (caller.kind === "user") await person.become(caller.grants);
     const wrong = await run(routeCells.filter((c) => c.caller.label === label), callerHeaders(caller, person, keys));
     expect(wrong.join("\n")).toBe("");
+  });
+
+  it("gate rollouts: every store operation on each gate phase's work × every API-key role, bound and unbound, and nobody", async () => {
+    const store = createStore(database, { scanDebounceMs: 0 });
+    try {
+      const callers = await gateCallers(database);
+      const targets = await servedGateWork(store, live.url, callers.find((c) => c.label === SERVER_LABEL)!, GATE_PHASES);
+      const wrong: string[] = [];
+      const cells = targets.flatMap((t) => GATE_OPS.filter((op) => op !== "dequeue").flatMap((op) => callers.map((c) => ({ op, c, t }))));
+      await inParallel(cells, 4, async ({ op, c, t }) => {
+        const expected = gateVerdict(op, c, t);
+        const got = await gateOpOverHttp(live.url, op, c, t);
+        if (got !== expected) wrong.push(`${op} on ${t.phase} work as ${c.label}: expected ${expected}, got ${got}`);
+      });
+      // A dequeue takes what it is handed: one cell at a time, each on fresh work, the rest cancelled after.
+      for (const phase of GATE_PHASES) {
+        for (const c of callers) {
+          const fresh = await freshGateWork(store, phase);
+          const expected = gateVerdict("dequeue", c, fresh.target);
+          const got = await gateOpOverHttp(live.url, "dequeue", c, fresh.target);
+          if (got !== expected) wrong.push(`dequeue of ${phase} work as ${c.label}: expected ${expected}, got ${got}`);
+          await fresh.clear();
+        }
+      }
+      expect(cells.length + GATE_PHASES.length * callers.length).toBe(GATE_PHASES.length * GATE_OPS.length * callers.length);
+      expect(wrong.join("\n")).toBe("");
+    } finally {
+      await store.close();
+    }
   });
 
   it("auth: every better-auth path but sign-in, sign-out and session reads answers 404 and writes nothing", async () => {

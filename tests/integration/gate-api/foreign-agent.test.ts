@@ -3,38 +3,19 @@
 // runner and verifier with three keys: declare → train on rollouts tagged with the receipt → bind → gate run (its
 // runner serving the locked-gate, canary and rollback rollouts the gate enqueues) → verifications → the verdict.
 // The server side here is the production listener (store + gate API) and the gate's orchestrator loop.
-import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { orchestrateGates } from "@/server/receipts/gate-queue";
 import { publishRegistryEntry } from "@/server/receipts/registries";
 import { SYSTEM } from "../../helpers/auth";
 import { describeEachDialect } from "../../helpers/db";
+import { runForeignAgent, type ForeignReport } from "../../helpers/foreign-agent";
 import { AGENT, gateWorld, type GateWorld } from "../../helpers/gate-api";
-
-type Report = { variant: string; declare?: { status: number; field: string | null }; bind?: number; status?: string; error?: string | null; verdict?: string; checks?: { id: number; status: string; explanation: string }[]; publishDataset?: number; postVerification?: number; runnerErrors?: number };
 
 const question = (i: number, family: string) => (family === "refunds" ? `Can I get a refund for order ${i}?` : `h question ${i}`);
 
-function runAgent(world: GateWorld, exams: { heldOut: string; canary: string }, variant: string, deadlineSeconds = 90): Promise<Report> {
-  const destination = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "foreign-dest-")), "answers.json");
-  const child = spawn(process.execPath, ["tests/foreign-agent/agent.mjs", "--url", world.url, "--held-out", exams.heldOut, "--canary", exams.canary, "--destination", destination, "--variant", variant, "--deadline-seconds", String(deadlineSeconds)], {
-    // Only what any HTTP client has: a URL and its keys. No DATABASE_URL, nothing of ours.
-    env: { PATH: process.env.PATH ?? "", FA_ALGORITHM_KEY: world.keys.get("algorithm")!, FA_RUNNER_KEY: world.keys.get("runner")!, FA_VERIFIER_KEY: world.keys.get("verifier")! } as unknown as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) =>
-    child.on("exit", (code: number | null) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1)!) as Report) : reject(new Error(`agent exited ${code}: ${err.slice(-2000)}`)))),
-  );
-}
+const runAgent = (world: GateWorld, exams: { heldOut: string; canary: string }, variant: string, deadlineSeconds = 90) => runForeignAgent(world, exams, { variant, deadlineSeconds });
 
-const statuses = (r: Report) => Object.fromEntries((r.checks ?? []).map((c) => [c.id, c.status]));
+const statuses = (r: ForeignReport) => Object.fromEntries((r.checks ?? []).map((c) => [c.id, c.status]));
 
 describeEachDialect("a foreign agent over HTTP only", (dialect) => {
   let world: GateWorld;

@@ -5,6 +5,8 @@
 // approver (another person) can — and `GET /v1/pointers/<agent>/approved-default` names the candidate.
 // The abort path: a runner that calls a tool outside the boundary during the stage makes the server move the
 // canary pointer back to the exact parent by itself, recorded and signed, and the sealed stage says why.
+// A stage served by an identity that is not a runner (an algorithm key, as a store without the serving guard
+// let it) counts for nothing: every outcome and probe is not counted, and the live panel says why.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { beginApproval, finishApproval } from "@/server/approvals/approve";
 import { receiptSource } from "@/server/approvals/db-source";
@@ -18,6 +20,7 @@ import { personWithPasskey } from "../../helpers/approvals";
 import { describeEachDialect } from "../../helpers/db";
 import { DESK_AGENT, deskCandidate, deskGateWorld, driveDeskGate, driveGateRun, trainingEvidence, type DeskGateWorld } from "../../helpers/desk-gate";
 import { strongCandidatePolicy } from "../../helpers/gate-rollouts";
+import { forgeAsLearner, keyId } from "../../helpers/learner-exam";
 
 type Person = Awaited<ReturnType<typeof personWithPasskey>>;
 
@@ -147,5 +150,26 @@ describeEachDialect("the canary stage through runners", (dialect) => {
     const live = (await canaryStageLive(world.database, candidateId))!;
     expect(live.abort).toMatchObject({ moved: true });
     expect(live.canaryPointer).toMatchObject({ isCandidate: false });
+  }, 300_000);
+
+  it("a stage served by an algorithm key counts for nothing: each outcome and probe not counted, the panel says why", async () => {
+    const { candidateId } = await passingCandidate(world, "learner");
+    await approve(world, carl, candidateId, "canary");
+    const queued = await stageRunOf(world, candidateId);
+    const algorithm = keyId(world.keys.get("algorithm")!);
+    const run = await driveGateRun(world, queued.id, { runners: 0, extra: (signal) => [forgeAsLearner(world, queued.id, algorithm, signal)], timeoutMs: 120_000 });
+    expect(run.status).toBe("done");
+    const why = `not counted: served by ${algorithm}, which is not a runner (its role is algorithm)`;
+    const { receipt, report } = await gateReport(world.database, candidateId);
+    const stage = receipt!.canaryStage!;
+    expect(stage.canary.outcomes.length).toBeGreaterThan(0);
+    for (const o of stage.canary.outcomes) expect(o.verification).toEqual({ method: "unverified", reason: why });
+    expect(stage.rollbackTest).toMatchObject({ loaded: true, routedBack: false });
+    expect(stage.rollbackTest!.detail).toContain(why);
+    expect(report!.canaryStageChecks!.find((c) => c.id === 6)!.status).not.toBe("pass");
+    expect(report!.verdict).not.toBe("READY FOR APPROVAL");
+    const live = (await canaryStageLive(world.database, candidateId))!;
+    expect(live.tasks.notCounted).toBe(live.tasks.finished);
+    expect(live.notCountedReason).toBe(why.replace("not counted: ", ""));
   }, 300_000);
 });

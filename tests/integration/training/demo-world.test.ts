@@ -1,10 +1,11 @@
 // What `npm start` in demo mode prepares and runs beside the server: the desk's exam published by its
 // policy owner (not the demo's trainer), a key per service, and the helper processes — the worker with
-// gate runs, two runners with the runner key, the verifier with its own verifier key and nothing else.
+// gate runs, two runners with the runner key (bound to the desks), the verifier with its own verifier key and nothing else.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { authenticateApiKey } from "@/server/auth/api-keys";
 import { DEMO_ACTOR, DEMO_AGENT, DESK_POLICY_OWNER, demoHelpers, prepareDemoWorld } from "@/server/training/demo";
 import { currentEntries } from "@/server/receipts/registries";
+import { AGENT as REFERENCE_AGENT } from "@/server/gate/reference/common";
 import { describeEachDialect, createTestDatabase, type TestDatabase } from "../../helpers/db";
 
 describeEachDialect("demo mode's world", (dialect) => {
@@ -34,6 +35,9 @@ describeEachDialect("demo mode's world", (dialect) => {
     expect(entries.find((e) => e.kind === "tool_contract" && e.name === "delete_account")!.body).toMatchObject({ side_effects: ["account.deleted"], destructive: true });
 
     expect((await authenticateApiKey(database.db, world.runnerKey))?.roles).toEqual(["runner"]);
+    // The demo's runners serve the demo's desks only (the live desk and the reference one): a foreign agent's
+    // gate run beside them goes to that agent's own runners (issue 23, finding 5).
+    expect((await authenticateApiKey(database.db, world.runnerKey))?.grants).toEqual([DEMO_AGENT, REFERENCE_AGENT].sort().map((agent) => ({ role: "runner", agent })));
     expect((await authenticateApiKey(database.db, world.verifierKey))?.roles).toEqual(["verifier"]);
     const helpers = demoHelpers("http://127.0.0.1:3000", world, true);
     expect(helpers.map((h) => [h.script, Object.keys(h.env)])).toEqual([
