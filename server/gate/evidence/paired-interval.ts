@@ -44,6 +44,6 @@ export function pairedInterval(deltas: readonly number[], opts: typeof PAIRED_TE
 export type Check4Floor = { minLockedCases: number; minScoreGain: number };
 
 /** Whether a paired comparison clears check 4's floor — the one rule the check and bench/check4.ts apply. */
-export function clearsFloor(paired: PairedInterval | null, floor: Check4Floor): paired is PairedInterval {
+export function clearsFloor(paired: PairedInterval | null, floor: Check4Floor): boolean {
   return paired !== null && paired.n >= floor.minLockedCases && paired.lower > floor.minScoreGain;
 }
