@@ -14,7 +14,7 @@ export const ZGatePolicy = z.object({
    * (two points on a 0–1 score): the margin that keeps a no-gain candidate's false-pass rate under 2.5 % at
    * 20 skewed cases. Publishing refuses less (ZPublishedGatePolicy); this schema also reads older bodies.
    */
-  minScoreGain: z.number().min(0).max(1).default(CHECK4_FLOOR.minScoreGain),
+  minScoreGain: z.number().min(0).default(CHECK4_FLOOR.minScoreGain),
   /** Check 4: fewer locked cases than this cannot show a gain; the check fails naming the floor. */
   minLockedCases: z.number().int().min(2).max(100_000).default(CHECK4_FLOOR.minLockedCases),
   /** Check 5: a protected case regresses when it stops passing or its score drops by more than this. */
