@@ -3,6 +3,8 @@
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import type { Database } from "@/server/db/client";
 import { appendAudit, AUDIT_LOCK } from "@/server/audit/audit-log";
+import { refusalLog } from "@/server/audit/refusal-log";
+import { CLIENT_ADDRESS_HEADER } from "./client-address";
 import { DEVICE_COOKIE_MAX_AGE_S, deviceCookieKey, issueDeviceCookie, readDeviceCookie } from "./device-cookie";
 import { loadGrants } from "./roles";
 import { isRefusal, releaseAttempt, reserveAttempt, throttleBucket, type Reservation } from "./sign-in-throttle";
@@ -35,6 +37,17 @@ export function signInGuards(database: Database, authSecret: string) {
         const message = user && device?.userId === user.id
           ? "Too many failed sign-ins from this browser. Wait 15 minutes and try again."
           : "Too many failed sign-ins for this account. Wait 15 minutes, or sign in from a browser you have signed in with before.";
+        // A locked attempt is a refused credential too: recorded through the refusal log, so a flood of them
+        // costs a row per address and window (server/audit/refusal-log.ts), the same for any email.
+        const address = ctx.request?.headers.get(CLIENT_ADDRESS_HEADER) ?? null;
+        await refusalLog(database).record({
+          caller: { actor: null, credential: "password", address: address ? address.slice(0, 64) : null },
+          route: "auth /sign-in/email",
+          method: "POST",
+          status: 429,
+          reason: "locked",
+          message: `${message} (${email.slice(0, 200)})`,
+        });
         throw new APIError("TOO_MANY_REQUESTS", { message }, { "Retry-After": String(reservation.retryAfterS) });
       }
       held.set(ctx.context, { reservation, userId: user?.id ?? null, email });

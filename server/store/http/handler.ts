@@ -7,6 +7,8 @@ import type { Db } from "@/server/db/client";
 import { BodyAbortedError, BodyTooLargeError, ServerBusyError } from "@/server/http/body-limits";
 import { StoreInputError, StoreNotFoundError } from "../errors";
 import type { LightningStore } from "../index";
+import type { Actor } from "@/server/auth/actor";
+import { recordEdgeRefusal } from "@/server/http/edge-refusals";
 import { authorize, type Access } from "./auth";
 import { toWebHandler, type StoreHandler, type StoreRequest, type StoreResponse } from "./exchange";
 import { detail, HttpError, json, readJson } from "./io";
@@ -64,12 +66,12 @@ function errorResponse(e: unknown): StoreResponse {
 }
 
 /** An OTLP signal route: refusals answer in the request's encoding (protobuf Status or JSON). */
-async function otlpSignal(request: StoreRequest, opts: StoreHttpOptions, path: string, signal: { access: Access; stored: boolean }): Promise<StoreResponse> {
+async function otlpSignal(request: StoreRequest, opts: StoreHttpOptions, path: string, signal: { access: Access; stored: boolean }, seen: Seen): Promise<StoreResponse> {
   // The reference answers 501 to anyone for the signals it does not store; the body is never read.
   if (!signal.stored) return otlpRefusal(request, 501, `${path}: Lightgate stores traces only; send spans to /v1/traces`);
   if (request.method !== "POST") return otlpRefusal(request, 405, "Method Not Allowed: OTLP traces are POSTed");
   try {
-    await authorize(request, signal.access, opts.db, opts.allowAnonymous);
+    seen.actor = await authorize(request, signal.access, opts.db, opts.allowAnonymous);
   } catch (e) {
     if (e instanceof HttpError) return otlpRefusal(request, e.status, e.message);
     throw e;
@@ -80,24 +82,46 @@ async function otlpSignal(request: StoreRequest, opts: StoreHttpOptions, path: s
 /** The store API over StoreRequest/StoreResponse (the node:http fast path serves this directly). */
 export function createStoreHandler(opts: StoreHttpOptions): StoreHandler {
   return async function handle(request: StoreRequest): Promise<StoreResponse> {
-    try {
-      const url = request.url;
-      const path = url.pathname.replace(/\/+$/, "");
-      const signal = OTLP_SIGNALS.get(path);
-      if (signal) return await otlpSignal(request, opts, path, signal);
-      if (!path.startsWith("/v1/agl/")) return detail(404, "Not Found");
-      const segments = decodePathSegments(path.slice("/v1/agl".length));
-      if (segments === null) return detail(400, BAD_PERCENT_ENCODING);
-      if (segments.some((s) => s.length === 0 || s.length > 512 || s.includes("\u0000"))) return detail(404, "Not Found");
-      const found = match(segments, request.method);
-      if (found === null) return detail(404, "Not Found");
-      if (found === "method") return detail(405, "Method Not Allowed");
-      await authorize(request, found.route.access, opts.db, opts.allowAnonymous);
-      return await found.route.handle({ store: opts.store, params: found.params, url, body: async () => readJson(await request.body()) });
-    } catch (e) {
-      return errorResponse(e);
+    const seen: Seen = { route: null, actor: null };
+    const response = await serve(request, opts, seen);
+    // Refusals that are decisions (server/http/edge-refusals.ts) are recorded before the answer leaves.
+    if (response.status >= 400 && response.status < 500) {
+      const message = typeof response.body === "string" ? response.body.slice(0, 500) : "";
+      await recordEdgeRefusal(opts.store.database, request, seen.actor, { route: seen.route, status: response.status, reason: STATUS_REASONS[response.status] ?? String(response.status), message });
     }
+    return response;
   };
+}
+
+/** What `serve` learned before it answered: the route (as declared) and the caller. */
+type Seen = { route: string | null; actor: Actor | null };
+const STATUS_REASONS: Record<number, string> = { 400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed", 409: "conflict", 413: "too_large" };
+
+async function serve(request: StoreRequest, opts: StoreHttpOptions, seen: Seen): Promise<StoreResponse> {
+  try {
+    const url = request.url;
+    const path = url.pathname.replace(/\/+$/, "");
+    const signal = OTLP_SIGNALS.get(path);
+    if (signal) {
+      seen.route = `otlp ${path}`;
+      return await otlpSignal(request, opts, path, signal, seen);
+    }
+    if (!path.startsWith("/v1/agl/")) return detail(404, "Not Found");
+    const segments = decodePathSegments(path.slice("/v1/agl".length));
+    if (segments === null) return detail(400, BAD_PERCENT_ENCODING);
+    if (segments.some((s) => s.length === 0 || s.length > 512 || s.includes("\u0000"))) return detail(404, "Not Found");
+    const found = match(segments, request.method);
+    if (found === null) return detail(404, "Not Found");
+    if (found === "method") {
+      seen.route = "store /v1/agl";
+      return detail(405, "Method Not Allowed");
+    }
+    seen.route = `store ${found.route.method} ${found.route.path}`;
+    seen.actor = await authorize(request, found.route.access, opts.db, opts.allowAnonymous);
+    return await found.route.handle({ store: opts.store, params: found.params, url, body: async () => readJson(await request.body()) });
+  } catch (e) {
+    return errorResponse(e);
+  }
 }
 
 /** The same API as a web-standard handler (Next.js route handlers under app/v1, tests). */

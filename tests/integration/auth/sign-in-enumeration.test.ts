@@ -64,6 +64,10 @@ describeEachDialect("sign-in without account enumeration", (dialect) => {
     const unknown = await run(stranger);
     expect(known.map((r) => r.status)).toEqual([...Array<number>(FAILED_SIGN_IN_LIMIT).fill(401), 429, 429]);
     expect(unknown).toEqual(known);
+    // Each locked attempt is a refused credential: recorded alike (server/audit/refusal-log.ts).
+    const locked = await database.db.auditEvent.findMany({ where: { action: "request.refused", targetId: "auth /sign-in/email" }, select: { after: true } });
+    const lockedFor = (email: string) => locked.filter((r) => r.after?.includes(email)).length;
+    expect([lockedFor(person.email), lockedFor(stranger)]).toEqual([2, 2]);
   }, SLOW);
 
   it("takes the same time: median of 20 attempts each within 1.3×", async () => {
