@@ -39,7 +39,7 @@ export type GateWorld = {
 export async function gateWorld(dialect: Dialect, label: string): Promise<GateWorld> {
   const database = await createTestDatabase(dialect, label);
   const store = createStore(database, { scanDebounceMs: 0 });
-  const handler = createStoreHandler({ store, db: database.db, allowAnonymous: false });
+  const handler = createStoreHandler({ store, db: database.db, audit: database, allowAnonymous: false });
   // What Next.js would serve: only the health check, which the hostile runner polls.
   const notNext = (req: http.IncomingMessage, res: http.ServerResponse) =>
     void (req.url === "/api/health" ? res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}') : res.writeHead(404).end("not served here"));

@@ -3,7 +3,7 @@
 // Routes: /v1/agl/* (routes.ts), POST /v1/traces (otlp.ts), and 501 for the OTLP signals the store does
 // not take.
 import { BAD_PERCENT_ENCODING, decodePathSegments } from "@/lib/http/path-segments";
-import type { Db } from "@/server/db/client";
+import type { Database, Db } from "@/server/db/client";
 import { BodyAbortedError, BodyTooLargeError, ServerBusyError } from "@/server/http/body-limits";
 import { StoreInputError, StoreNotFoundError } from "../errors";
 import type { LightningStore } from "../index";
@@ -16,7 +16,8 @@ import { otlpRefusal } from "../otlp/status";
 import { handleOtlpTraces } from "./otlp";
 import { ROUTES, type Route } from "./routes";
 
-export type StoreHttpOptions = { store: LightningStore; db: Db; allowAnonymous: boolean };
+/** `audit`: the database refused decisions are recorded in (server/http/edge-refusals.ts); without it, none are. */
+export type StoreHttpOptions = { store: LightningStore; db: Db; allowAnonymous: boolean; audit?: Database };
 
 /**
  * The OTLP/HTTP signal paths and who may send them, declared once (the route matrix test reads it): traces
@@ -85,9 +86,9 @@ export function createStoreHandler(opts: StoreHttpOptions): StoreHandler {
     const seen: Seen = { route: null, actor: null };
     const response = await serve(request, opts, seen);
     // Refusals that are decisions (server/http/edge-refusals.ts) are recorded before the answer leaves.
-    if (response.status >= 400 && response.status < 500) {
+    if (opts.audit && response.status >= 400 && response.status < 500) {
       const message = typeof response.body === "string" ? response.body.slice(0, 500) : "";
-      await recordEdgeRefusal(opts.store.database, request, seen.actor, { route: seen.route, status: response.status, reason: STATUS_REASONS[response.status] ?? String(response.status), message });
+      await recordEdgeRefusal(opts.audit, request, seen.actor, { route: seen.route, status: response.status, reason: STATUS_REASONS[response.status] ?? String(response.status), message });
     }
     return response;
   };
