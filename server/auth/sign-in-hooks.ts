@@ -10,6 +10,8 @@ import { loadGrants } from "./roles";
 import { isRefusal, releaseAttempt, reserveAttempt, throttleBucket, type Reservation } from "./sign-in-throttle";
 
 const SIGN_IN = "/sign-in/email";
+/** How a locked attempt's answer begins (server/auth/http.ts knows it is recorded here already). */
+export const LOCKED_MESSAGE_START = "Too many failed sign-ins";
 
 /**
  * better-auth's own limit is per client address (server/auth/client-address.ts), which alone cannot stop
@@ -35,8 +37,8 @@ export function signInGuards(database: Database, authSecret: string) {
       const reservation = await reserveAttempt(database, throttleBucket(user ? { userId: user.id } : { email }, device));
       if (isRefusal(reservation)) {
         const message = user && device?.userId === user.id
-          ? "Too many failed sign-ins from this browser. Wait 15 minutes and try again."
-          : "Too many failed sign-ins for this account. Wait 15 minutes, or sign in from a browser you have signed in with before.";
+          ? `${LOCKED_MESSAGE_START} from this browser. Wait 15 minutes and try again.`
+          : `${LOCKED_MESSAGE_START} for this account. Wait 15 minutes, or sign in from a browser you have signed in with before.`;
         // A locked attempt is a refused credential too: recorded through the refusal log, so a flood of them
         // costs a row per address and window (server/audit/refusal-log.ts), the same for any email.
         const address = ctx.request?.headers.get(CLIENT_ADDRESS_HEADER) ?? null;

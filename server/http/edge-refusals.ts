@@ -5,7 +5,7 @@
 // failure of the server itself (5xx, logged instead).
 import type { Actor } from "@/server/auth/actor";
 import { refusalCaller } from "@/server/auth/refusal-caller";
-import { refusalLog } from "@/server/audit/refusal-log";
+import { refusalLog, type RefusalCaller } from "@/server/audit/refusal-log";
 import type { Database } from "@/server/db/client";
 
 /** A web Request, or the store's own request (server/store/http/exchange.ts). */
@@ -20,8 +20,10 @@ export function isRecordedRefusal(method: string, credentialPresented: boolean, 
 }
 
 /** Records `answer` when it is a recorded refusal (see above); resolves once a first row is written, never rejects. */
-export function recordEdgeRefusal(database: Database, request: RefusedRequest, actor: Actor | null, answer: EdgeAnswer): Promise<void> {
+/** `presented`: the credential when the headers do not show it (a password in a sign-in's body). */
+export function recordEdgeRefusal(database: Database, request: RefusedRequest, actor: Actor | null, answer: EdgeAnswer, presented?: RefusalCaller["credential"]): Promise<void> {
   const caller = refusalCaller(request.headers, actor);
+  if (presented) caller.credential = presented;
   if (!isRecordedRefusal(request.method, caller.credential !== "none" || actor !== null, answer)) return Promise.resolve();
   let path: string;
   try {

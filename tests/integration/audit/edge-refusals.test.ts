@@ -1,12 +1,13 @@
 // Every refused decision is recorded, also those stopped before the domain (issue 23: 18 of 69 refused attacks
 // left no audit row): over real HTTP on both databases — tRPC (cross-site with a valid session, a form post, a
 // wrong method, an invalid key beside a valid cookie, a mutation without the scope), the gate API (cross-site,
-// content type, a bad key), writes to /v1/pointers through its route file, and store writes refused for a bad
-// key or the scope. A flood is bounded: repeats of one (caller, route, reason) inside the coalescing window
+// content type, a bad key), writes to /v1/pointers through its route file, sign-in refusals, and store writes
+// refused for a bad key or the scope. A flood is bounded: repeats of one (caller, route, reason) inside the coalescing window
 // are counted into one row written when the window closes, and the counts add up to every refusal.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { REFUSAL_WINDOW_MS, RefusalLog, refusalLog } from "@/server/audit/refusal-log";
-import { CLIENT_ADDRESS_HEADER } from "@/server/auth/client-address";
+import { CLIENT_ADDRESS_HEADER, withClientAddress } from "@/server/auth/client-address";
+import { handleAuthRequest } from "@/server/auth/http";
 import { publicOrigin } from "@/server/auth/origin";
 import { getDatabase } from "@/server/db/client";
 import { serveGateApi } from "@/server/gate-api/http";
@@ -122,6 +123,28 @@ describeEachDialect("refusals at the edge are recorded", (dialect) => {
     expect(rows.map((r) => [r.targetId, r.after.method, r.after.status, r.after.path, r.after.address])).toEqual(
       ["POST", "PUT", "PATCH", "DELETE"].map((m) => ["/v1/pointers", m, 405, "/v1/pointers/desk/approved-default", "192.0.2.7"]),
     );
+  });
+
+  it("auth: malformed sign-ins are recorded; a wrong password keeps its own row; an unserved path is no decision", async () => {
+    const auth = await serveFetch((request) => handleAuthRequest(srv.database, withClientAddress(request, 0)));
+    try {
+      await flushAll();
+      const seq = await head();
+      const signIn = (headers: Record<string, string>, body: unknown) => fetch(`${auth.url}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+      expect((await signIn({ origin }, { email: "not-an-email", password: "whatever-1234" })).status).toBe(400);
+      expect((await signIn({ origin }, { email: "a@example.org" })).status).toBe(400);
+      expect((await signIn({ origin }, { email: "nobody@example.org", password: "whatever-1234" })).status).toBe(401);
+      expect((await fetch(`${auth.url}/api/auth/sign-up/email`, { method: "POST", headers: { "content-type": "application/json", origin }, body: "{}" })).status).toBe(404);
+      const rows = await rowsSince(seq);
+      expect(rows.map((r) => [r.targetId, r.after.status, r.after.credential])).toEqual([
+        ["auth /sign-in/email", 400, "password"],
+        ["auth /sign-in/email", 400, "password"],
+      ]);
+      const failed = await srv.database.db.auditEvent.count({ where: { seq: { gt: seq }, action: "auth.sign_in_failed" } });
+      expect(failed).toBe(1);
+    } finally {
+      await auth.close();
+    }
   });
 
   it("store writes refused for a bad key or the scope", async () => {
