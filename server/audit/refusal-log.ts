@@ -122,7 +122,12 @@ function details(r: EdgeRefusal) {
   };
 }
 
-const logs = new WeakMap<Database, RefusalLog>();
+// On globalThis: Next.js bundles its own copy of this module, and the server (scripts/serve.ts) must flush the
+// same windows the route handlers opened.
+const LOGS = Symbol.for("lightgate.refusal-logs");
+const RECORDED = Symbol.for("lightgate.refusals-recorded");
+const shared = globalThis as { [LOGS]?: WeakMap<Database, RefusalLog>; [RECORDED]?: WeakSet<object> };
+const logs = (shared[LOGS] ??= new WeakMap<Database, RefusalLog>());
 
 /** The refusal log of a database (one per open Database, like its auth instance). */
 export function refusalLog(database: Database): RefusalLog {
@@ -136,7 +141,7 @@ export function refusalLog(database: Database): RefusalLog {
 
 // Refusals a decision path already recorded in full (server/approvals/refusal-audit.ts): the edge must not
 // count them a second time.
-const alreadyRecorded = new WeakSet<object>();
+const alreadyRecorded = (shared[RECORDED] ??= new WeakSet<object>());
 
 export function markRefusalRecorded<E extends object>(error: E): E {
   alreadyRecorded.add(error);
