@@ -177,7 +177,24 @@ describeEachDialect("refusals at the edge are recorded", (dialect) => {
     expect(rows[1]!.after).toMatchObject({ method: "DELETE", status: 405, address: "198.51.100.9", count: burst - 1 });
   });
 
+  it("a window closes by itself: its repeats are written without anyone asking", async () => {
+    await flushAll();
+    const seq = await head();
+    const log = new RefusalLog(srv.database, { windowMs: 300, maxOpen: 10 });
+    const refusal = { caller: { actor: null, credential: "session" as const, address: "192.0.2.99" }, route: "trpc people.create", method: "POST", status: 403, reason: "cross_site", message: "cross-site request refused" };
+    for (let i = 0; i < 7; i++) void log.record(refusal);
+    await log.settled();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await log.settled();
+    const rows = await srv.database.db.auditEvent.findMany({ where: { seq: { gt: seq } }, orderBy: { seq: "asc" } });
+    expect(rows.map((r) => [r.action, (JSON.parse(r.after ?? "{}") as { count: number }).count])).toEqual([
+      ["request.refused", 1],
+      ["request.refused.repeated", 6],
+    ]);
+  });
+
   it("many callers at once: at most the open-window limit, the rest counted into one overflow row", async () => {
+    await flushAll();
     const seq = await head();
     const maxOpen = 20;
     const callers = maxOpen + 5;
