@@ -62,12 +62,14 @@ export class RefusalLog {
       open.lastAt = now;
       return Promise.resolve();
     }
-    const window: Window = { first: refusal, firstAt: now, repeats: 0, lastAt: now, overflow, timer: null };
+    const first = { ...refusal, message: bounded(refusal.message, 500), path: refusal.path === undefined ? undefined : bounded(refusal.path, 200) };
+    // An overflow window counts refusals of many callers: it writes no first row naming one of them, and
+    // counts its first refusal with the rest.
+    const window: Window = { first, firstAt: now, repeats: overflow ? 1 : 0, lastAt: now, overflow, timer: null };
     window.timer = setTimeout(() => void this.close(key), this.opts.windowMs);
     window.timer.unref();
     this.windows.set(key, window);
-    // An overflow window counts refusals of many callers: its first row names none of them.
-    return overflow ? Promise.resolve(void window.repeats++) : this.write(refusal, "request.refused", { ...details(refusal), count: 1, at: now.toISOString() });
+    return overflow ? Promise.resolve() : this.write(first, "request.refused", { ...details(first), count: 1, at: now.toISOString() });
   }
 
   /** Closes every open window now (tests; a server that stops) and waits for all rows. */
