@@ -93,7 +93,7 @@ describeEachDialect("refusals at the edge are recorded", (dialect) => {
     expect(rows[4]!.actorId).toBe(viewerId); // identified: recorded as the person
   });
 
-  it("gate API: cross-site with a session, a wrong content type, a bad key; a GET without credentials is not a decision", async () => {
+  it("gate API: cross-site with a session, a wrong content type, a bad key, a wrong method; a GET without credentials is not a decision", async () => {
     await flushAll();
     const seq = await head();
     const body = JSON.stringify({ agent: "desk" });
@@ -101,14 +101,16 @@ describeEachDialect("refusals at the edge are recorded", (dialect) => {
       await fetch(`${gate.url}/v1/gate/receipts/rc-none/gate-runs`, { method: "POST", headers: { "content-type": "application/json", cookie, "sec-fetch-site": "cross-site" }, body }),
       await fetch(`${gate.url}/v1/gate/receipts/rc-none/gate-runs`, { method: "POST", headers: { "content-type": "text/plain", authorization: `Bearer ${srv.keys.algorithm}` }, body }),
       await fetch(`${gate.url}/v1/gate/receipts/rc-none/gate-runs`, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer nope" }, body }),
+      await fetch(`${gate.url}/v1/gate/receipts/rc-none/gate-runs`, { method: "PUT", headers: { "content-type": "application/json", cookie }, body }),
       await fetch(`${gate.url}/v1/gate/verifications/pending`),
     ];
-    expect(answers.map((a) => a.status)).toEqual([403, 415, 401, 401]);
+    expect(answers.map((a) => a.status)).toEqual([403, 415, 401, 405, 401]);
     const rows = await rowsSince(seq);
     expect(rows.map((r) => [r.targetId, r.after.status, r.after.reason, r.after.credential])).toEqual([
       ["gate POST /v1/gate/receipts/:receipt_id/gate-runs", 403, "forbidden", "session"],
       ["gate POST /v1/gate/receipts/:receipt_id/gate-runs", 415, "unsupported_media_type", "api-key"],
       ["gate POST /v1/gate/receipts/:receipt_id/gate-runs", 401, "unauthorized", "api-key"],
+      ["gate /v1/gate/receipts/:receipt_id/gate-runs", 405, "method_not_allowed", "session"],
     ]);
   });
 
