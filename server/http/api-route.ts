@@ -4,7 +4,8 @@
 // catch-all routes answer unknown paths with `unknownEndpoint`. The refusals apiRoute answers itself are
 // recorded (server/http/edge-refusals.ts) in the process-wide database.
 import { getDatabase, type Database } from "@/server/db/client";
-import { recordEdgeRefusal } from "./edge-refusals";
+import { presentedCredential } from "@/server/auth/refusal-caller";
+import { isRecordedRefusal, recordEdgeRefusal } from "./edge-refusals";
 import { NUL_REFUSAL, nulInUrl } from "./nul";
 
 export const API_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -24,6 +25,8 @@ export function apiRoute<C>(served: Partial<Record<ApiMethod, RouteHandler<C>>>,
   // Refused before the route's own handler (which records its own refusals): a wrong method, a NUL in the URL.
   const refused = async (request: Request, status: number, body: { error: string; field?: string; message: string }, headers: Record<string, string> = {}) => {
     const answer = { route: routeFamily(request), status, reason: body.error, message: body.message };
+    // Decided before the database is opened: most refusals here (a GET with a NUL, no credential) are none.
+    if (!isRecordedRefusal(request.method, presentedCredential(request.headers) !== "none", answer)) return json(status, body, headers);
     await database().then(
       (db) => recordEdgeRefusal(db, request, null, answer),
       (e: unknown) => console.error(`audit: no database to record a refused ${request.method} ${answer.route}:`, (e as Error)?.message ?? e),
