@@ -50,11 +50,17 @@ export async function handleTrpcRequest(req: Request, opts: { database?: Databas
       return opts.context ? opts.context(req.headers) : createContext({ headers: req.headers, database: opts.database });
     },
     onError({ error, path, ctx }) {
-      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`trpc ${path ?? "?"}:`, error.cause ?? error);
+      if (error.code === "INTERNAL_SERVER_ERROR") return void console.error(`trpc ${path ?? "?"}:`, error.cause ?? error);
       if (isRefusalRecorded(error) || isRefusalRecorded(error.cause)) return;
       const reason = edge?.code === "FORBIDDEN" ? "cross_site" : error.code.toLowerCase();
       const answer = { route: routeOf(path, req.url), status: getHTTPStatusCodeFromError(error), reason, message: error.message };
-      recording.push((ctx?.database ? Promise.resolve(ctx.database) : opts.database ? Promise.resolve(opts.database) : getDatabase()).then((database) => recordEdgeRefusal(database, req, ctx?.actor ?? null, answer)));
+      const database = ctx?.database ? Promise.resolve(ctx.database) : opts.database ? Promise.resolve(opts.database) : getDatabase();
+      recording.push(
+        database.then(
+          (db) => recordEdgeRefusal(db, req, ctx?.actor ?? null, answer),
+          (e: unknown) => console.error(`audit: no database to record a refused ${answer.route}:`, (e as Error)?.message ?? e),
+        ),
+      );
     },
   });
   await Promise.all(recording);

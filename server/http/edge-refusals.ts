@@ -19,8 +19,10 @@ export function isRecordedRefusal(method: string, credentialPresented: boolean, 
   return credentialPresented && (answer.status === 401 || answer.status === 403);
 }
 
-/** Records `answer` when it is a recorded refusal (see above); resolves once a first row is written, never rejects. */
-/** `presented`: the credential when the headers do not show it (a password in a sign-in's body). */
+/**
+ * Records `answer` when it is a recorded refusal (see above); resolves once a first row is written, never
+ * rejects. `presented`: the credential when the headers do not show it (a password in a sign-in's body).
+ */
 export function recordEdgeRefusal(database: Database, request: RefusedRequest, actor: Actor | null, answer: EdgeAnswer, presented?: RefusalCaller["credential"]): Promise<void> {
   const caller = refusalCaller(request.headers, actor);
   if (presented) caller.credential = presented;

@@ -1,5 +1,6 @@
 // Row counts of every table of the server's database, read directly (not through the server under test):
-// the "nothing half-written" check compares them before and after each refused request.
+// the "nothing half-written" check compares them before and after each refused request (the refusal's own
+// audit record aside, see COUNTED_ROWS).
 import Database from "better-sqlite3";
 import pg from "pg";
 import { resolveDbTarget } from "@/server/db/config";
@@ -8,7 +9,18 @@ export type RowCounts = Record<string, number>;
 export type RowCounter = { tables: string[]; counts(): Promise<RowCounts>; close(): Promise<void> };
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
-const unionOfCounts = (tables: string[]) => tables.map((t) => `SELECT '${t.replace(/'/g, "''")}' AS t, COUNT(*) AS n FROM ${quote(t)}`).join(" UNION ALL ");
+
+// A refusal's own record is no write of the refused request: rows of the refusal log (server/audit/refusal-log.ts,
+// `request.refused…`) and the checkpoints those rows happened to close are left out of the audit tables' counts.
+const REFUSAL_RECORD = `action LIKE 'request.refused%'`;
+const COUNTED_ROWS: Record<string, string> = {
+  AuditEvent: `WHERE NOT (${REFUSAL_RECORD})`,
+  AuditCheckpoint: `AS c WHERE NOT EXISTS (SELECT 1 FROM "AuditEvent" AS e WHERE e.seq = c.seq AND e.${REFUSAL_RECORD})`,
+};
+
+/** `SELECT <table> AS t, <rows> AS n` for one table, as counted for "nothing written". */
+export const countOf = (table: string) => `SELECT '${table.replace(/'/g, "''")}' AS t, COUNT(*) AS n FROM ${quote(table)} ${COUNTED_ROWS[table] ?? ""}`;
+const unionOfCounts = (tables: string[]) => tables.map(countOf).join(" UNION ALL ");
 
 export async function openRowCounter(databaseUrl: string): Promise<RowCounter> {
   const target = resolveDbTarget(databaseUrl);
