@@ -29,12 +29,14 @@ export async function openRowCounter(databaseUrl: string): Promise<RowCounter> {
     // Read-only, on its own connection: WAL lets it read beside the server's writer.
     const db = new Database(target.file, { readonly: true, fileMustExist: true });
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all().map((r) => (r as { name: string }).name);
-    let statement: ReturnType<typeof db.prepare>;
-    try {
-      statement = db.prepare(unionOfCounts(tables));
-    } catch {
-      statement = db.prepare(unionOfCounts(tables, true));
-    }
+    const prepare = () => {
+      try {
+        return db.prepare(unionOfCounts(tables));
+      } catch {
+        return db.prepare(unionOfCounts(tables, true));
+      }
+    };
+    const statement = prepare();
     return {
       tables,
       counts: async () => Object.fromEntries(statement.all().map((r) => [(r as { t: string }).t, Number((r as { n: number }).n)])),
