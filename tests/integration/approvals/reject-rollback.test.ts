@@ -9,13 +9,16 @@ import { verifyDecisionStatement } from "@/server/approvals/statement";
 import type { Actor } from "@/server/auth/actor";
 import { AUDIT_LOCK } from "@/server/audit/audit-log";
 import { movePointer, pointerLock, readPointer } from "@/server/candidates/pointers";
-import { resourceRef } from "@/server/gate/reference/common";
+import { PARENT_RESOURCES, resourceRef } from "@/server/gate/reference/common";
+import { createStore } from "@/server/store";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { SYSTEM } from "../../helpers/auth";
 import { AGENT, PARENT, personWithPasskey, REFERENCE_NOW, referenceWorld, type ReferenceWorld } from "../../helpers/approvals";
 import type { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
 const now = REFERENCE_NOW;
+const OLDER_RESOURCES = { policy: { resource_type: "policy", weights: "older" } };
+const older = resourceRef("older", OLDER_RESOURCES);
 
 
 describeEachDialect("reject and rollback", (dialect) => {
@@ -28,6 +31,10 @@ describeEachDialect("reject and rollback", (dialect) => {
     database = await createTestDatabase(dialect, "rollback");
     rosa = await personWithPasskey(database, [{ role: "release_approver", agent: null }], "Rosa Approver");
     carl = await personWithPasskey(database, [{ role: "canary_approver", agent: AGENT }], "Carl Canary");
+    // A rollback target must load by version and digest: the store holds the exact parent and the earlier default.
+    const store = createStore(database);
+    for (const [ref, bytes] of [[PARENT, PARENT_RESOURCES], [older, OLDER_RESOURCES]] as const) expect((await store.updateResources(ref.resourceId, bytes)).version).toBe(ref.version);
+    await store.close();
   });
   afterAll(() => database?.drop());
   beforeEach(() => {
@@ -78,7 +85,6 @@ describeEachDialect("reject and rollback", (dialect) => {
 
   it("rolls the approved default back to an earlier approved default (never to one that was not)", async () => {
     const agent = `${AGENT}-${dialect}`;
-    const older = resourceRef("older", { v: 1 });
     const newer = resourceRef("newer", { v: 2 });
     const never = resourceRef("never", { v: 3 });
     // history: older (receipt r1) → newer (receipt r2), moved through the approval path in an earlier life
