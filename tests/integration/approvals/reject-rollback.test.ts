@@ -9,11 +9,10 @@ import { verifyDecisionStatement } from "@/server/approvals/statement";
 import type { Actor } from "@/server/auth/actor";
 import { AUDIT_LOCK } from "@/server/audit/audit-log";
 import { movePointer, pointerLock, readPointer } from "@/server/candidates/pointers";
-import { PARENT_RESOURCES, resourceRef } from "@/server/gate/reference/common";
-import { createStore } from "@/server/store";
+import { resourceRef } from "@/server/gate/reference/common";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { SYSTEM } from "../../helpers/auth";
-import { AGENT, PARENT, personWithPasskey, REFERENCE_NOW, referenceWorld, type ReferenceWorld } from "../../helpers/approvals";
+import { AGENT, PARENT, personWithPasskey, REFERENCE_NOW, referenceWorld, storeResourcesOf, type ReferenceWorld } from "../../helpers/approvals";
 import type { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
 const now = REFERENCE_NOW;
@@ -32,9 +31,8 @@ describeEachDialect("reject and rollback", (dialect) => {
     rosa = await personWithPasskey(database, [{ role: "release_approver", agent: null }], "Rosa Approver");
     carl = await personWithPasskey(database, [{ role: "canary_approver", agent: AGENT }], "Carl Canary");
     // A rollback target must load by version and digest: the store holds the exact parent and the earlier default.
-    const store = createStore(database);
-    for (const [ref, bytes] of [[PARENT, PARENT_RESOURCES], [older, OLDER_RESOURCES]] as const) expect((await store.updateResources(ref.resourceId, bytes)).version).toBe(ref.version);
-    await store.close();
+    await storeResourcesOf(database);
+    await storeResourcesOf(database, older, OLDER_RESOURCES);
   });
   afterAll(() => database?.drop());
   beforeEach(() => {
