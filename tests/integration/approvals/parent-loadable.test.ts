@@ -1,6 +1,6 @@
 // The exact parent must stay loadable (release-gate spec, "Decisions since the first release"), on both dialects,
-// on the stored reference: with the parent's resource version gone from the store — deleted behind the product, as
-// an operator or a hostile edit of the database would — check 1 fails naming it, an approval prepared before is
+// on the stored reference: the database refuses to delete the parent's resource version; with it gone anyway —
+// the guard dropped and the row deleted, as an operator or a hostile edit of the database would — check 1 fails naming it, an approval prepared before is
 // refused at commit (pointer unchanged, refusal audited), and a rollback to it is refused the same way.
 import { afterEach, expect, it } from "vitest";
 import { beginApproval, finishApproval } from "@/server/approvals/approve";
@@ -25,8 +25,18 @@ describeEachDialect("the exact parent stays loadable", (dialect) => {
     const rosa = await personWithPasskey(database, [{ role: "release_approver", agent: null }], "Rosa Approver");
     return { db: database, candidateId: a!.candidateId, rosa };
   }
-  /** The parent's stored version, deleted directly in the database. */
-  const removeParent = (db: TestDatabase) => db.db.storeResourcesVersion.deleteMany({ where: { resourcesId: PARENT.resourceId, version: PARENT.version } });
+  /**
+   * The parent's stored version, deleted directly in the database: the database refuses it, so this is an operator
+   * (or an intruder) with the rights to drop that guard first — the gate must still say so.
+   */
+  async function removeParent(db: TestDatabase) {
+    const where = { resourcesId: PARENT.resourceId, version: PARENT.version };
+    // (Prisma's SQLite adapter reports the trigger's abort as a constraint violation, without its message.)
+    await expect(db.db.storeResourcesVersion.deleteMany({ where })).rejects.toThrow(dialect === "postgresql" ? /never deleted/ : /constraint/i);
+    expect(await db.db.storeResourcesVersion.count({ where })).toBe(1);
+    await db.db.$executeRawUnsafe(`DROP TRIGGER "store_resources_versions_named_no_delete"${dialect === "postgresql" ? ' ON "store_resources_versions"' : ""}`);
+    return db.db.storeResourcesVersion.deleteMany({ where });
+  }
 
   it("check 1 fails naming the missing parent, and an approval prepared before is refused at commit and audited", async () => {
     const { db, candidateId, rosa } = await seeded("parent-gone");

@@ -2,11 +2,22 @@
 // rollouts"), on both dialects, through the gate API over HTTP: a receipt declared through /v1/gate admits its
 // training rollouts when the gate run seals stage 2; a retention pass with a short age afterwards deletes an
 // unrelated finished rollout but none of the admitted ones, and checks 2 and 3 stay what they were — not stale.
+// Receipts sealed before stage 2 took holds get them from the migration's one-time backfill.
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Dialect } from "@/server/db/config";
 import { stepGateRun } from "@/server/receipts/gate-run/step";
 import { describeEachDialect } from "../../helpers/db";
 import { declaration, gateWorld, publishExams, type GateWorld } from "../../helpers/gate-api";
 import { makeSpan } from "../../helpers/store";
+
+/** The backfill statement of the migration that introduced the holds (its first statement), as deploy runs it. */
+function backfillStatement(dialect: Dialect) {
+  const file = fs.readFileSync(path.join("prisma/migrations", dialect, "20261205130000_parent_stays_loadable/migration.sql"), "utf8");
+  const sql = file.split("\n").filter((line) => !line.startsWith("--")).join("\n");
+  return sql.slice(0, sql.indexOf(";") + 1);
+}
 
 const pause = (ms = 25) => new Promise((r) => setTimeout(r, ms));
 
@@ -69,5 +80,12 @@ describeEachDialect("retention keeps a receipt's admitted rollouts", (dialect) =
     }
     const after = await checks23(receipt);
     expect(after).toEqual(before);
+
+    // A receipt sealed before stage 2 held its rollouts: the migration's one-time backfill holds them.
+    const reason = `receipt:${bound.body.candidate_id}`;
+    await world.database.db.retentionHold.deleteMany({ where: { reason } });
+    await world.database.db.$executeRawUnsafe(backfillStatement(dialect));
+    const held = await world.database.db.retentionHold.findMany({ where: { reason }, select: { rolloutId: true } });
+    expect(held.map((h) => h.rolloutId).sort()).toEqual([...admitted].sort());
   }, 120_000);
 });
