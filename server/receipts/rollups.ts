@@ -142,6 +142,18 @@ async function admittedHeads(db: Db | Tx, declaration: DeclarationRecord, candid
   return rows.filter((r) => !ranForTheGate(r.metadata)).map(({ metadata: _m, ...head }) => head);
 }
 
+/**
+ * Holds from retention what a declared receipt's stage 2 will admit, from the moment its candidate is bound: the
+ * windows are closed then, and a gate run may come much later. (Stage 2 holds them again when sealed.)
+ */
+export async function holdDeclaredEvidence(database: Database, candidate: Stage2Candidate): Promise<number> {
+  const declaration = await declarationOfCandidate(database.db, candidate.id);
+  if (!declaration) return 0;
+  const heads = await admittedHeads(database.db, declaration, candidate.resourcesId);
+  await storeFor(database).holdRollouts(heads.map((h) => h.rolloutId), receiptHoldReason(candidate.id));
+  return heads.length;
+}
+
 /** Which candidate a stage 2 is for: its id (a declared receipt admits its own windows) and resources id. */
 export type Stage2Candidate = { id: string; resourcesId: string };
 

@@ -88,4 +88,20 @@ describeEachDialect("retention keeps a receipt's admitted rollouts", (dialect) =
     const held = await world.database.db.retentionHold.findMany({ where: { reason }, select: { rolloutId: true } });
     expect(held.map((h) => h.rolloutId).sort()).toEqual([...admitted].sort());
   }, 120_000);
+
+  it("holds them from the bind on, before any gate run seals stage 2", async () => {
+    const declared = await world.call("algorithm", "POST", "/v1/gate/receipts", declaration(world, await publishExams(world, "bind")));
+    const receipt = declared.body.receipt_id as string;
+    await pause();
+    const admitted = [await finishedRollout("train", "foreign-apo-beam", { "lightgate.receipt": receipt }), await finishedRollout("val", "foreign-apo-beam")];
+    const unrelated = await finishedRollout("train", "somebody-elses-resources");
+    const put = await world.store.updateResources("foreign-bound", { prompt: { resource_type: "prompt_template", template: "bound", engine: "f-string" } });
+    await pause();
+    const bound = await world.call("algorithm", "POST", `/v1/gate/receipts/${receipt}/candidate`, { resources_id: "foreign-bound", version: put.version });
+    expect(bound.status, JSON.stringify(bound.body)).toBe(201);
+    await pause(1100);
+    await world.store.pruneFinishedRollouts(1);
+    expect(await world.store.getRollout(unrelated)).toBeNull();
+    for (const id of admitted) expect(await world.store.getRollout(id), id).not.toBeNull();
+  }, 60_000);
 });
