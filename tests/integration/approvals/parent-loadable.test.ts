@@ -33,6 +33,8 @@ describeEachDialect("the exact parent stays loadable", (dialect) => {
     const where = { resourcesId: PARENT.resourceId, version: PARENT.version };
     // (Prisma's SQLite adapter reports the trigger's abort as a constraint violation, without its message.)
     await expect(db.db.storeResourcesVersion.deleteMany({ where })).rejects.toThrow(dialect === "postgresql" ? /never deleted/ : /constraint/i);
+    // Deleting the head row (whose versions cascade) is refused the same way.
+    await expect(db.db.storeResources.deleteMany({ where: { resourcesId: PARENT.resourceId } })).rejects.toThrow();
     expect(await db.db.storeResourcesVersion.count({ where })).toBe(1);
     await db.db.$executeRawUnsafe(`DROP TRIGGER "store_resources_versions_named_no_delete"${dialect === "postgresql" ? ' ON "store_resources_versions"' : ""}`);
     return db.db.storeResourcesVersion.deleteMany({ where });
