@@ -65,6 +65,17 @@ describeEachDialect("the exact parent stays loadable", (dialect) => {
     expect(await db.db.auditEvent.count({ where: { action: "approval.canary.refused", targetId: candidateId } })).toBe(2);
   }, 120_000);
 
+  it("check 1 fails when the parent's stored bytes were rewritten behind the store (another digest), naming both", async () => {
+    const { db, candidateId } = await seeded("parent-rewritten");
+    const where = `"resources_id" = '${PARENT.resourceId}' AND "version" = ${PARENT.version}`;
+    // The store's own trigger refuses rewriting a version; an operator drops it first.
+    await db.db.$executeRawUnsafe(`DROP TRIGGER "store_resources_versions_no_update"${dialect === "postgresql" ? ' ON "store_resources_versions"' : ""}`);
+    await db.db.$executeRawUnsafe(`UPDATE "store_resources_versions" SET "resources" = '{"policy":{"resource_type":"policy","weights":"swapped"}}' WHERE ${where}`);
+    const check1 = (await gateReport(db, candidateId)).report!.checks[0]!;
+    expect(check1.status).toBe("fail");
+    expect(check1.explanation).toMatch(new RegExp(`the parent ${PARENT.resourceId} v1 cannot be loaded now \\(the stored bytes of ${PARENT.resourceId} v1 hash to sha256:[0-9a-f]{64}, not the pinned ${PARENT.digest}\\)`));
+  }, 120_000);
+
   it("a rollback to the missing parent is refused with the reason — prepared before or asked after — and audited", async () => {
     const { db, candidateId, rosa } = await seeded("parent-gone-rb");
     const begun = await beginApproval(db, rosa.actor, { agent: AGENT, candidateId, step: "canary" }, opts);
