@@ -1,0 +1,105 @@
+// Evidence names what produced it. A policy owner publishes evaluator v2 (tRPC `registries.publish`): the evidence
+// judged with v1 goes stale. A re-run (tRPC `candidates.requestGateRun`) judges with the versions in force at the
+// re-run: its rollouts carry v2 (`lightgate.evaluator`, `lightgate.evaluator_spec`), runners score with v2's
+// weights, the stored check results (read back over HTTP, `GET /v1/gate/gate-runs/{id}`) and the new stage-3 link
+// name v2, check 4's sentence names it, and stage 1 keeps its declaration. Publishing v3 without a re-run makes
+// that evidence stale again, naming v2 against v3 — never relabelled.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { DESK_EVALUATOR, DESK_EVALUATOR_BODY } from "@/server/desk/registry";
+import { digestOf } from "@/server/digest";
+import { rewardValueOf } from "@/server/gate/evidence/spans";
+import { ZStage3 } from "@/server/gate/receipt/stage3";
+import { callerAs } from "../../helpers/caller";
+import { describeEachDialect } from "../../helpers/db";
+import { DESK_AGENT, deskCandidate, deskGateWorld, driveDeskGate, driveGateRun, trainingEvidence, type DeskGateWorld } from "../../helpers/desk-gate";
+import { strongCandidatePolicy } from "../../helpers/gate-rollouts";
+
+const V2_BODY = { ...DESK_EVALUATOR_BODY, weights: { task_completion: 1, user_satisfaction: 0, efficiency: 0, accuracy: 0 } };
+const V3_BODY = { ...DESK_EVALUATOR_BODY, weights: { task_completion: 0, user_satisfaction: 0, efficiency: 1, accuracy: 0 } };
+
+describeEachDialect("a re-run judges with the evaluator in force", (dialect) => {
+  let world: DeskGateWorld;
+  beforeAll(async () => {
+    world = await deskGateWorld(dialect, "rerun-eval", { heldOut: 60, canary: 6 });
+  }, 60_000);
+  afterAll(() => world?.close());
+
+  it("publish v2 → stale; re-run → rollouts, scores, stored results and check 4 name v2; publish v3 → stale naming v2 vs v3", async () => {
+    const { candidateId, candidate } = await deskCandidate(world, { name: "ev", candidate: await strongCandidatePolicy() });
+    await trainingEvidence(world, candidate.resourceId);
+    const policyOwner = callerAs(world.database, "policy_owner");
+    const reader = callerAs(world.database, "viewer");
+    const first = await driveDeskGate(world, candidateId, 60);
+    expect(first.status).toBe("done");
+    const before = await reader.candidates.get({ id: candidateId });
+    expect(before.report!.freshness.fresh).toBe(true);
+    expect(before.report!.checks.filter((c) => c.status !== "pass").map((c) => `${c.id}: ${c.explanation}`)).toEqual([expect.stringMatching(/^7: /)]);
+    expect(before.summary.status).toBe("READY FOR APPROVAL");
+    const v1Key = `${DESK_EVALUATOR.id}@1#`;
+    expect(before.stage3!.versions.evaluator.startsWith(v1Key)).toBe(true);
+
+    // The policy owner publishes v2: the evidence judged with v1 is stale, naming v1 against v2.
+    const v2 = await policyOwner.registries.publish({ kind: "evaluator", name: DESK_EVALUATOR.id, agent: DESK_AGENT, version: "2", body: V2_BODY });
+    const stale = await reader.candidates.get({ id: candidateId });
+    expect(stale.summary.status).toBe("STALE");
+    const check4Stale = stale.report!.checks.find((c) => c.id === 4)!;
+    expect(check4Stale.status).toBe("stale");
+    expect(check4Stale.stale!.reasons[0]).toMatchObject({ input: "evaluator", recorded: expect.stringContaining("@1#"), current: `${DESK_EVALUATOR.id}@2#${v2.digest}` });
+
+    // The re-run, as the page's button asks for it.
+    const queued = await policyOwner.candidates.requestGateRun({ candidateId });
+    const rerun = await driveGateRun(world, queued.id);
+    expect(rerun.status).toBe("done");
+
+    // Its rollouts carried v2 to the runners, and each case's score is what v2 scored.
+    const tasks = await world.database.db.gateRunTask.findMany({ where: { gateRunId: rerun.id, phase: "locked_gate" } });
+    expect(tasks.length).toBe(120);
+    for (const t of tasks.slice(0, 6)) {
+      const rollout = (await world.store.getRollout(t.rolloutId))!;
+      expect(rollout.metadata).toMatchObject({ "lightgate.evaluator": `${DESK_EVALUATOR.id}@2`, "lightgate.evaluator_spec": V2_BODY });
+    }
+    const after = await reader.candidates.get({ id: candidateId });
+    const s3 = ZStage3.parse(after.stage3);
+    const gate = s3.lockedGate!;
+    expect(gate.evaluator).toEqual({ id: DESK_EVALUATOR.id, version: "2", digest: v2.digest });
+    expect(s3.versions.evaluator).toBe(`${DESK_EVALUATOR.id}@2#${v2.digest}`);
+    expect(s3.producedBy).toMatchObject({ gateRun: rerun.id, evaluator: { version: "2", digest: v2.digest }, evaluatorBodyDigest: digestOf(V2_BODY) });
+    for (const c of gate.candidate.cases.slice(0, 4)) {
+      const spans = (await world.store.querySpans({ rollout_id: c.rolloutId!, attempt_id: "latest", limit: -1 })).items;
+      const reward = spans.filter((s) => rewardValueOf(s) !== null).at(-1)!;
+      expect(reward.attributes["lightgate.evaluator"]).toBe(`${DESK_EVALUATOR.id}@2`);
+      expect(rewardValueOf(reward)).toBe(c.score);
+    }
+    // v2 weighs only task completion: the numbers are not v1's.
+    const firstStage3 = ZStage3.parse(before.stage3);
+    const scores = (s: typeof s3) => s.lockedGate!.candidate.cases.map((c) => `${c.caseId}:${c.score}`).sort();
+    expect(scores(s3)).not.toEqual(scores(firstStage3));
+    // Appended as a new link; stage 1 keeps its declaration.
+    expect(after.links.filter((l) => l.kind === "stage3")).toHaveLength(2);
+    expect(after.stage1!.evaluator).toEqual(before.stage1!.evaluator);
+    expect(after.stage1!.evaluator.version).toBe("1");
+
+    // Judged with v2, and fresh; check 4's sentence names v2; the page says which run judged with what.
+    expect(after.report!.freshness.fresh).toBe(true);
+    const check4 = after.report!.checks.find((c) => c.id === 4)!;
+    expect(check4.explanation).toContain(`${DESK_EVALUATOR.id}@2`);
+    expect(check4.explanation).not.toContain(`${DESK_EVALUATOR.id}@1`);
+    expect(after.judgedBy).toMatchObject({ runId: rerun.id, ordinal: 2, evaluator: { id: DESK_EVALUATOR.id, version: "2" } });
+
+    // The stored check results, read over HTTP, name the evaluator that produced them.
+    const view = await world.call("runner", "GET", `/v1/gate/gate-runs/${rerun.id}`);
+    expect(view.status).toBe(200);
+    expect(view.body.checks.find((c: { id: number }) => c.id === 4).explanation).toContain(`${DESK_EVALUATOR.id}@2`);
+    const stored = await world.database.db.gateCheckResult.findMany({ where: { candidateId, headDigest: rerun.linkDigest!, check: { in: [1, 4, 5] } } });
+    expect(stored).toHaveLength(3);
+    for (const r of stored) expect(JSON.parse(r.versions).evaluator).toBe(`${DESK_EVALUATOR.id}@2#${v2.digest}`);
+
+    // v3 published, no re-run: the evidence judged with v2 is stale, naming v2 against v3.
+    const v3 = await policyOwner.registries.publish({ kind: "evaluator", name: DESK_EVALUATOR.id, agent: DESK_AGENT, version: "3", body: V3_BODY });
+    const again = await reader.candidates.get({ id: candidateId });
+    expect(again.summary.status).toBe("STALE");
+    const reason = again.report!.checks.find((c) => c.id === 4)!.stale!.reasons.find((r) => r.input === "evaluator")!;
+    expect(reason).toMatchObject({ recorded: `${DESK_EVALUATOR.id}@2#${v2.digest}`, current: `${DESK_EVALUATOR.id}@3#${v3.digest}` });
+    expect(again.judgedBy).toMatchObject({ ordinal: 2, evaluator: { version: "2" } });
+  }, 300_000);
+});
