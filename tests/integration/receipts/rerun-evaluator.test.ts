@@ -9,6 +9,8 @@ import { DESK_EVALUATOR, DESK_EVALUATOR_BODY } from "@/server/desk/registry";
 import { digestOf } from "@/server/digest";
 import { rewardValueOf } from "@/server/gate/evidence/spans";
 import { ZStage3 } from "@/server/gate/receipt/stage3";
+import { evaluatorLine, judgedBySentence } from "@/lib/candidates/judged-by";
+import { stepGateRun } from "@/server/receipts/gate-run/step";
 import { callerAs } from "../../helpers/caller";
 import { describeEachDialect } from "../../helpers/db";
 import { DESK_AGENT, deskCandidate, deskGateWorld, driveDeskGate, driveGateRun, trainingEvidence, type DeskGateWorld } from "../../helpers/desk-gate";
@@ -35,6 +37,7 @@ describeEachDialect("a re-run judges with the evaluator in force", (dialect) => 
     expect(before.report!.freshness.fresh).toBe(true);
     expect(before.report!.checks.filter((c) => c.status !== "pass").map((c) => `${c.id}: ${c.explanation}`)).toEqual([expect.stringMatching(/^7: /)]);
     expect(before.summary.status).toBe("READY FOR APPROVAL");
+    expect(judgedBySentence(before.judgedBy)).toBe(`judged by gate run 1 with evaluator ${DESK_EVALUATOR.id} v1`);
     const v1Key = `${DESK_EVALUATOR.id}@1#`;
     expect(before.stage3!.versions.evaluator.startsWith(v1Key)).toBe(true);
 
@@ -85,6 +88,9 @@ describeEachDialect("a re-run judges with the evaluator in force", (dialect) => 
     expect(check4.explanation).toContain(`${DESK_EVALUATOR.id}@2`);
     expect(check4.explanation).not.toContain(`${DESK_EVALUATOR.id}@1`);
     expect(after.judgedBy).toMatchObject({ runId: rerun.id, ordinal: 2, evaluator: { id: DESK_EVALUATOR.id, version: "2" } });
+    // What the page prints from it: the freshness line and the evaluator line.
+    expect(judgedBySentence(after.judgedBy)).toBe(`judged by gate run 2 with evaluator ${DESK_EVALUATOR.id} v2`);
+    expect(evaluatorLine(after.judgedBy!.evaluator, after.stage1!.evaluator, after.versions.evaluator)).toBe(`${DESK_EVALUATOR.id} v2; stage 1 declared ${DESK_EVALUATOR.id} v1`);
 
     // The stored check results, read over HTTP, name the evaluator that produced them.
     const view = await world.call("runner", "GET", `/v1/gate/gate-runs/${rerun.id}`);
@@ -101,5 +107,33 @@ describeEachDialect("a re-run judges with the evaluator in force", (dialect) => 
     const reason = again.report!.checks.find((c) => c.id === 4)!.stale!.reasons.find((r) => r.input === "evaluator")!;
     expect(reason).toMatchObject({ recorded: `${DESK_EVALUATOR.id}@2#${v2.digest}`, current: `${DESK_EVALUATOR.id}@3#${v3.digest}` });
     expect(again.judgedBy).toMatchObject({ ordinal: 2, evaluator: { version: "2" } });
+    expect(evaluatorLine(again.judgedBy!.evaluator, again.stage1!.evaluator, again.versions.evaluator)).toBe(`${DESK_EVALUATOR.id} v2 (superseded); stage 1 declared ${DESK_EVALUATOR.id} v1`);
+  }, 300_000);
+
+  it("a publication while a run is in flight does not relabel it: the run judges with what was in force at its start, and that evidence is stale against the newer evaluator", async () => {
+    const { candidateId, candidate } = await deskCandidate(world, { name: "mid", candidate: await strongCandidatePolicy() });
+    await trainingEvidence(world, candidate.resourceId);
+    const policyOwner = callerAs(world.database, "policy_owner");
+    const atStart = (await world.database.db.registryEntry.findFirst({ where: { kind: "evaluator", name: DESK_EVALUATOR.id, agent: DESK_AGENT }, orderBy: { seq: "desc" } }))!;
+    const queued = await policyOwner.candidates.requestGateRun({ candidateId });
+    // The run starts (its rollouts are asked for) before the policy owner publishes the next version.
+    const started = await stepGateRun(world.database, queued.id, "test-orchestrator", 60);
+    expect(started).toMatchObject({ phase: "collecting" });
+    const next = await policyOwner.registries.publish({ kind: "evaluator", name: DESK_EVALUATOR.id, agent: DESK_AGENT, body: { ...V3_BODY, pass_threshold: 0.25 } });
+    const run = await driveGateRun(world, queued.id);
+    expect(run.status).toBe("done");
+
+    const startKey = `${DESK_EVALUATOR.id}@${atStart.version}#${atStart.digest}`;
+    const after = await callerAs(world.database, "viewer").candidates.get({ id: candidateId });
+    expect(after.stage3!.lockedGate!.evaluator).toEqual({ id: DESK_EVALUATOR.id, version: atStart.version, digest: atStart.digest });
+    expect(after.stage3!.versions.evaluator).toBe(startKey);
+    const task = await world.database.db.gateRunTask.findFirstOrThrow({ where: { gateRunId: run.id, phase: "locked_gate" } });
+    expect((await world.store.getRollout(task.rolloutId))!.metadata).toMatchObject({ "lightgate.evaluator": `${DESK_EVALUATOR.id}@${atStart.version}` });
+    // Never relabelled with the newer version: stale, naming the one that judged against the one in force.
+    expect(after.summary.status).toBe("STALE");
+    const reason = after.report!.checks.find((c) => c.id === 4)!.stale!.reasons.find((r) => r.input === "evaluator")!;
+    expect(reason).toMatchObject({ recorded: startKey, current: `${DESK_EVALUATOR.id}@${next.version}#${next.digest}` });
+    const stored = await world.database.db.gateCheckResult.findFirstOrThrow({ where: { candidateId, headDigest: run.linkDigest!, check: 4 } });
+    expect(JSON.parse(stored.versions).evaluator).toBe(startKey);
   }, 300_000);
 });
