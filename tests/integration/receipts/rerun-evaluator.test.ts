@@ -110,7 +110,7 @@ describeEachDialect("a re-run judges with the evaluator in force", (dialect) => 
     expect(evaluatorLine(again.judgedBy!.evaluator, again.stage1!.evaluator, again.versions.evaluator)).toBe(`${DESK_EVALUATOR.id} v2 (superseded); stage 1 declared ${DESK_EVALUATOR.id} v1`);
   }, 300_000);
 
-  it("a publication while a run is in flight does not relabel it: the run judges with what was in force at its start, and that evidence is stale against the newer evaluator", async () => {
+  it("publications while a run is in flight do not relabel it: it judges with the evaluator and tool contracts in force at its start, and that evidence is stale against the newer ones", async () => {
     const { candidateId, candidate } = await deskCandidate(world, { name: "mid", candidate: await strongCandidatePolicy() });
     await trainingEvidence(world, candidate.resourceId);
     const policyOwner = callerAs(world.database, "policy_owner");
@@ -120,6 +120,9 @@ describeEachDialect("a re-run judges with the evaluator in force", (dialect) => 
     const started = await stepGateRun(world.database, queued.id, "test-orchestrator", 60);
     expect(started).toMatchObject({ phase: "collecting" });
     const next = await policyOwner.registries.publish({ kind: "evaluator", name: DESK_EVALUATOR.id, agent: DESK_AGENT, body: { ...V3_BODY, pass_threshold: 0.25 } });
+    // …and a tool contract: the canary the run judges keeps the contracts it started with.
+    const contract = (await world.database.db.registryEntry.findFirst({ where: { kind: "tool_contract", name: "search_kb", agent: DESK_AGENT }, orderBy: { seq: "desc" } }))!;
+    const newContract = await policyOwner.registries.publish({ kind: "tool_contract", name: "search_kb", agent: DESK_AGENT, body: { ...(JSON.parse(contract.body) as object), note: `revised during ${queued.id}` } });
     const run = await driveGateRun(world, queued.id);
     expect(run.status).toBe("done");
 
@@ -135,5 +138,8 @@ describeEachDialect("a re-run judges with the evaluator in force", (dialect) => 
     expect(reason).toMatchObject({ recorded: startKey, current: `${DESK_EVALUATOR.id}@${next.version}#${next.digest}` });
     const stored = await world.database.db.gateCheckResult.findFirstOrThrow({ where: { candidateId, headDigest: run.linkDigest!, check: 4 } });
     expect(JSON.parse(stored.versions).evaluator).toBe(startKey);
+    expect(after.stage3!.versions.toolContracts.search_kb).toBe(contract.digest);
+    const check6 = after.report!.checks.find((c) => c.id === 6)!;
+    expect(check6.stale!.reasons.find((r) => r.input === "toolContracts")).toMatchObject({ sentence: "tool contract search_kb changed", current: expect.stringContaining(newContract.digest) });
   }, 300_000);
 });
