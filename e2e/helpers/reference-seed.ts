@@ -4,6 +4,7 @@
 //   npx tsx e2e/helpers/reference-seed.ts rerun <id>    → the gate re-runs: a new stage 3 judged with the versions in force
 import { openDatabase } from "@/server/db/client";
 import { resolveDbTarget } from "@/server/db/config";
+import { evaluatorFromKey } from "@/server/gate/versions";
 import { loadReceipt, sealLink } from "@/server/receipts/links";
 import { seedReferenceDemo } from "@/server/receipts/reference-demo";
 import { gateReport } from "@/server/receipts/report";
@@ -24,9 +25,8 @@ async function main() {
       // imported cases' scores stand in for what it said) — the link names that evaluator, never relabels the old one.
       const stored = await gateReport(database, id);
       const stage3 = (await loadReceipt(database, id)).receipt!.stage3!;
-      const [pin, digest] = stored.versions.evaluator.split("#") as [string, `sha256:${string}`];
-      const evaluator = { id: pin.slice(0, pin.lastIndexOf("@")), version: pin.slice(pin.lastIndexOf("@") + 1), digest };
-      const lockedGate = stage3.lockedGate && { ...stage3.lockedGate, evaluator };
+      const evaluator = evaluatorFromKey(stored.versions.evaluator);
+      const lockedGate = stage3.lockedGate && evaluator && { ...stage3.lockedGate, evaluator };
       await sealLink(database, id, "stage3", { ...stage3, ...(lockedGate ? { lockedGate } : {}), computedAt: new Date().toISOString(), versions: stored.versions });
       process.stdout.write(`${JSON.stringify({ rerun: id })}\n`);
     } else throw new Error("usage: reference-seed.ts seed | seed-all | rerun <candidateId>");
