@@ -96,6 +96,7 @@ describeEachDialect("a re-run judges with the evaluator in force", (dialect) => 
     const view = await world.call("runner", "GET", `/v1/gate/gate-runs/${rerun.id}`);
     expect(view.status).toBe(200);
     expect(view.body.checks.find((c: { id: number }) => c.id === 4).explanation).toContain(`${DESK_EVALUATOR.id}@2`);
+    expect(view.body.judged_with).toMatchObject({ evaluator: `${DESK_EVALUATOR.id}@2`, evaluator_digest: v2.digest, evaluator_body_digest: digestOf(V2_BODY), versions: { evaluator: `${DESK_EVALUATOR.id}@2#${v2.digest}` } });
     const stored = await world.database.db.gateCheckResult.findMany({ where: { candidateId, headDigest: rerun.linkDigest!, check: { in: [1, 4, 5] } } });
     expect(stored).toHaveLength(3);
     for (const r of stored) expect(JSON.parse(r.versions).evaluator).toBe(`${DESK_EVALUATOR.id}@2#${v2.digest}`);
