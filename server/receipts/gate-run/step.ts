@@ -13,11 +13,9 @@ import { boundaryBreach, type CanaryObservation } from "@/server/gate/evidence/g
 import { loadReceipt, openReceipt, sealLink } from "../links";
 import { lateEvidenceOf } from "../late-evidence";
 import { stage2FromStore } from "../rollups";
-import { currentVersions } from "../versions";
-import type { VersionSet } from "@/server/gate/versions";
 import { assembleCanaryStage, assembleStage3, type CanaryWindow } from "./assemble";
 import { abortCanaryStage, canaryPointerMovedOff } from "./canary-stage";
-import { gateRunContext, isPinned, type GateRunContext } from "./context";
+import { gateRunContext, isPinned, type GateRunContext, type InForceAtStart } from "./context";
 import { recordFinished, resultOf, parseResult } from "./judge";
 import { resolvePins, type GatePins } from "./pins";
 import { cancelTasks, enqueueTasks, isCanaryPhase, pendingTasks, readTasks, tasksOf, type TaskSpec } from "./tasks";
@@ -29,7 +27,8 @@ export const CANARY_WAVE = 4;
 export const ROLLBACK_PROBES = 5;
 
 export type RunPhase = "queued" | "collecting" | "canary" | "verifying" | "judging" | "done" | "failed";
-export type RunState = { pins: GatePins; canary: CanaryWindow | null; abort?: { moved: boolean; detail: string } };
+/** `inForce`: the registry records and parent in force when the run started — what every later step computes with. */
+export type RunState = { pins: GatePins; canary: CanaryWindow | null; abort?: { moved: boolean; detail: string }; inForce?: InForceAtStart };
 
 type RunRow = NonNullable<Awaited<ReturnType<Database["db"]["gateRun"]["findUnique"]>>>;
 
@@ -85,12 +84,6 @@ function rollbackSpecs(ctx: GateRunContext, pins: GatePins): TaskSpec[] {
   return specs;
 }
 
-/** The versions in force for the candidate's agent (what stage 2 and stage 3 record). */
-async function versionsFor(database: Database, candidateId: string): Promise<VersionSet> {
-  const candidate = await database.db.candidate.findUniqueOrThrow({ where: { id: candidateId }, select: { agent: true, parentDigest: true, digest: true } });
-  return currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as `sha256:${string}`, self: candidate.digest as `sha256:${string}` });
-}
-
 async function start(database: Database, run: RunRow, ctx: GateRunContext, deadlineSeconds: number, now: Date) {
   const loaded = await loadReceipt(database, run.candidateId);
   if (!loaded.verification.ok) throw new Error("the stored receipt fails verification; the gate does not run on it");
@@ -98,7 +91,7 @@ async function start(database: Database, run: RunRow, ctx: GateRunContext, deadl
     if (!loaded.receipt?.stage3) throw new Error("the canary stage follows a sealed stage 3 and a canary-step approval; this receipt has no stage 3");
     const pins = await resolvePins(database, ctx);
     await enqueueTasks(database, ctx, rollbackSpecs(ctx, pins), deadlineSeconds);
-    const state: RunState = { pins, canary: null };
+    const state: RunState = { pins, canary: null, inForce: ctx.inForce };
     return { phase: "collecting" as const, pins: JSON.stringify(state), deadlineAt: secondsFrom(now, deadlineSeconds) };
   }
   if (loaded.chain.length === 0) await openReceipt(database, run.candidateId);
@@ -106,11 +99,11 @@ async function start(database: Database, run: RunRow, ctx: GateRunContext, deadl
   // A first run seals stage 2; a re-run seals a new one when admitted rollouts changed since (late evidence).
   if (!receipt.stage2 || (await lateEvidenceOf(database.db, receipt.stage2)).length > 0) {
     const candidate = await database.db.candidate.findUniqueOrThrow({ where: { id: run.candidateId } });
-    await sealLink(database, run.candidateId, "stage2", await stage2FromStore(database, candidate, await versionsFor(database, run.candidateId)));
+    await sealLink(database, run.candidateId, "stage2", await stage2FromStore(database, candidate, ctx.versions));
   }
   const pins = await resolvePins(database, ctx);
   await enqueueTasks(database, ctx, [...lockedSpecs(ctx, pins), ...rollbackSpecs(ctx, pins)], deadlineSeconds);
-  const state: RunState = { pins, canary: null };
+  const state: RunState = { pins, canary: null, inForce: ctx.inForce };
   return { phase: "collecting" as const, pins: JSON.stringify(state), deadlineAt: secondsFrom(now, deadlineSeconds) };
 }
 
@@ -202,10 +195,10 @@ async function awaitVerifications(database: Database, run: RunRow, now: Date, wa
 }
 
 async function judge(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, now: Date) {
-  const versions = await versionsFor(database, run.candidateId);
+  // Sealed with the versions this run computed with (ctx.versions, fixed at its start), never those in force now.
   const link = isStage(run)
-    ? await sealLink(database, run.candidateId, "canary-stage", (await assembleCanaryStage(database, ctx, versions, state.pins, state.canary!, now.toISOString())) as LinkContent<"canary-stage">)
-    : await sealLink(database, run.candidateId, "stage3", (await assembleStage3(database, ctx, versions, state.pins, state.canary, now.toISOString())) as LinkContent<"stage3">);
+    ? await sealLink(database, run.candidateId, "canary-stage", (await assembleCanaryStage(database, ctx, state.pins, state.canary!, now.toISOString())) as LinkContent<"canary-stage">)
+    : await sealLink(database, run.candidateId, "stage3", (await assembleStage3(database, ctx, state.pins, state.canary, now.toISOString())) as LinkContent<"stage3">);
   await recordCheckResults(database, run.candidateId, now);
   return { phase: "done" as const, status: "done", finishedAt: now, linkDigest: link.digest, leaseUntil: null, leaseOwner: null };
 }
