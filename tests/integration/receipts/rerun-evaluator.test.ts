@@ -90,6 +90,9 @@ describeEachDialect("a re-run judges with the evaluator in force", (dialect) => 
     expect(after.judgedBy).toMatchObject({ runId: rerun.id, ordinal: 2, evaluator: { id: DESK_EVALUATOR.id, version: "2" } });
     // What the page prints from it: the freshness line and the evaluator line.
     expect(judgedBySentence(after.judgedBy)).toBe(`judged by gate run 2 with evaluator ${DESK_EVALUATOR.id} v2`);
+    // The locked gate's scoring card names the evaluator that scored, not stage 1's declaration.
+    expect(after.lockedGateServing?.evaluator).toBe(`${DESK_EVALUATOR.id}@2`);
+    expect(before.lockedGateServing?.evaluator).toBe(`${DESK_EVALUATOR.id}@1`);
     expect(evaluatorLine(after.judgedBy!.evaluator, after.stage1!.evaluator, after.versions.evaluator)).toBe(`${DESK_EVALUATOR.id} v2; stage 1 declared ${DESK_EVALUATOR.id} v1`);
 
     // The stored check results, read over HTTP, name the evaluator that produced them.
