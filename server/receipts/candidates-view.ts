@@ -149,7 +149,7 @@ export async function getCandidate(database: Database, id: string, now: Date = n
     parentCandidate(database, c),
     readPointer(database.db, c.agent, "latest_candidate"),
     readPointer(database.db, c.agent, "approved_default"),
-    receipt?.stage1 ? lockedGateServing(database, c.id, receipt.stage1, stage3Link?.digest ?? null) : null,
+    receipt?.stage1 ? lockedGateServing(database, c.id, receipt.stage1, stage3Link?.digest ?? null, receipt.stage3?.producedBy?.evaluator ?? null) : null,
   ]);
   if (parentRow && parentRow.digest !== c.parentDigest) throw new DomainError("CONFLICT", `parent ${c.parentResourcesId} v${c.parentVersion} is recorded with another digest`, "parent");
   const parentStored = parentRow ? await gateReport(database, parentRow.id, now) : null;
