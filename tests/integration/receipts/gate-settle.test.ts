@@ -5,7 +5,7 @@
 //   stale, naming what came for which rollout and when, after the seal;
 // - a runner whose tracer flushes ~0.3 s after it finished its canary-stage attempt (OTLP exporters batch) and
 //   whose span calls a tool outside the boundary is seen: the stage aborts, the guard moves the canary pointer
-//   back to the exact parent, signed.
+//   back to the exact parent, signed — and one that comes after the stage was sealed aborts it too.
 // All through the product's HTTP interfaces (runners, verifier) against a real server and database.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { beginApproval, finishApproval } from "@/server/approvals/approve";
@@ -15,6 +15,7 @@ import { settleSecondsOf } from "@/server/gate/policy";
 import { CANARY_GUARD } from "@/server/receipts/gate-run/canary-stage";
 import type { RunState } from "@/server/receipts/gate-run/step";
 import { currentPolicy } from "@/server/receipts/registries";
+import { runPendingGates } from "@/server/receipts/gate-queue";
 import { gateReport } from "@/server/receipts/report";
 import { AglClient } from "../../helpers/agl-client";
 import { personWithPasskey } from "../../helpers/approvals";
@@ -154,5 +155,34 @@ describeEachDialect("gate stages settle before they seal; late evidence is stale
     const { receipt, report } = await gateReport(world.database, candidateId);
     expect(receipt!.canaryStage!.canary.stop).toMatchObject({ kind: "breach", reason: expect.stringMatching(/wipe_customer/) });
     expect(report!.verdict).not.toBe("READY FOR APPROVAL");
+  }, 300_000);
+
+  it("an out-of-boundary span on a sealed canary stage's rollout aborts it at the next orchestrator pass, and its checks 6–7 read stale", async () => {
+    const { candidateId, candidate, parent } = await passingCandidate(world, "afterseal");
+    const opts = { source: receiptSource };
+    const begun = await beginApproval(world.database, carl.actor, { agent: DESK_AGENT, candidateId, step: "canary", comment: "canary ok" }, opts);
+    await finishApproval(world.database, carl.actor, { payload: begun.payload, response: carl.key.assert(begun.options!) }, opts);
+    const queued = await world.database.db.gateRun.findFirstOrThrow({ where: { candidateId, kind: "canary-stage" } });
+    const run = await driveGateRun(world, queued.id);
+    expect(run.status).toBe("done");
+    expect((await gateReport(world.database, candidateId)).receipt!.canaryStage!.canary.stop).toBeUndefined();
+    expect((await readPointer(world.database.db, DESK_AGENT, "canary"))?.digest).toBe(candidate.digest);
+
+    const task = await world.database.db.gateRunTask.findFirstOrThrow({ where: { gateRunId: run.id, phase: "canary_stage", state: "done" } });
+    const client = new AglClient(world.url, { authorization: `Bearer ${world.keys.get("runner")!}` });
+    const latest = (await client.getLatestAttempt(task.rolloutId)) as { attempt_id: string };
+    await client.addSpan(span(task.rolloutId, latest.attempt_id, 9_001, "execute_tool wipe_customer", { "gen_ai.tool.name": "wipe_customer", "lightgate.target": task.rolloutId }));
+    const stale = (await gateReport(world.database, candidateId)).report!;
+    const check6 = stale.canaryStageChecks!.find((c) => c.id === 6)!;
+    expect(check6.status).toBe("stale");
+    expect(check6.stale!.reasons.map((r) => r.sentence).join(" ")).toMatch(new RegExp(`late evidence: a new span \\(execute_tool wipe_customer\\) for ${task.rolloutId} .*after the seal at ${run.finishedAt!.toISOString()}`));
+
+    await runPendingGates(world.database, { owner: "after-seal" });
+    await runPendingGates(world.database, { owner: "after-seal-2" }); // a second pass aborts nothing more
+    expect(await readPointer(world.database.db, DESK_AGENT, "canary")).toMatchObject({ digest: parent.digest, movedById: CANARY_GUARD.id });
+    expect(await world.database.db.approvalDecision.count({ where: { candidateId, action: "rollback", actorId: CANARY_GUARD.id } })).toBe(1);
+    const audit = await world.database.db.auditEvent.findMany({ where: { action: "canary.stage.abort", targetId: candidateId } });
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.after).toMatch(/late evidence after the seal at .*wipe_customer/);
   }, 300_000);
 });
