@@ -157,7 +157,7 @@ describeEachDialect("gate stages settle before they seal; late evidence is stale
     expect(report!.verdict).not.toBe("READY FOR APPROVAL");
   }, 300_000);
 
-  it("an out-of-boundary span on a sealed canary stage's rollout aborts it at the next orchestrator pass, and its checks 6–7 read stale", async () => {
+  it("an out-of-boundary span on a sealed canary stage's rollout reads stale (check 6) and aborts at the next orchestrator pass", async () => {
     const { candidateId, candidate, parent } = await passingCandidate(world, "afterseal");
     const opts = { source: receiptSource };
     const begun = await beginApproval(world.database, carl.actor, { agent: DESK_AGENT, candidateId, step: "canary", comment: "canary ok" }, opts);
