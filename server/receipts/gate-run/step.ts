@@ -6,6 +6,8 @@
 // only, serves the candidate as `canary_stage` tasks, aborts to the exact parent at the first breach
 // (canary-stage.ts) and seals a `canary-stage` link.
 // Each phase has a deadline: what has not come back by then is cancelled and judged unavailable, never passed.
+// A stage closes only once its rollouts all ended and the policy's settle window passed with nothing new for them
+// (settle.ts); what moves on before the seal is judged again, what comes after it is late evidence.
 // The gate runs no agent: every case is a rollout a runner serves through the store.
 import type { Database } from "@/server/db/client";
 import type { LinkContent } from "@/server/gate/receipt/seal";

@@ -32,6 +32,13 @@ async function passingCandidate(world: DeskGateWorld, name: string) {
   return { ...registered, run };
 }
 
+/** The canary-step approval, signed with the person's passkey; it moves the canary pointer and queues the stage. */
+async function approveCanary(world: DeskGateWorld, who: Person, candidateId: string) {
+  const opts = { source: receiptSource };
+  const begun = await beginApproval(world.database, who.actor, { agent: DESK_AGENT, candidateId, step: "canary", comment: "canary ok" }, opts);
+  return finishApproval(world.database, who.actor, { payload: begun.payload, response: who.key.assert(begun.options!) }, opts);
+}
+
 const span = (rid: string, aid: string, seq: number, name: string, attributes: Record<string, unknown>) => {
   const now = Date.now() / 1000;
   return { rollout_id: rid, attempt_id: aid, sequence_id: seq, trace_id: "0".repeat(31) + "2", span_id: `late${seq.toString(16).padStart(12, "0")}`, parent_id: null, name, status: { status_code: "OK", description: null }, attributes, events: [], links: [], start_time: now, end_time: now, context: null, parent: null, resource: { attributes: {}, schema_url: "" } };
@@ -135,9 +142,7 @@ describeEachDialect("gate stages settle before they seal; late evidence is stale
 
   it("a canary-stage tool span outside the boundary flushed 0.3 s after its attempt finished aborts the stage; the guard moves the canary pointer back", async () => {
     const { candidateId, candidate, parent } = await passingCandidate(world, "lateflush");
-    const opts = { source: receiptSource };
-    const begun = await beginApproval(world.database, carl.actor, { agent: DESK_AGENT, candidateId, step: "canary", comment: "canary ok" }, opts);
-    await finishApproval(world.database, carl.actor, { payload: begun.payload, response: carl.key.assert(begun.options!) }, opts);
+    await approveCanary(world, carl, candidateId);
     expect((await readPointer(world.database.db, DESK_AGENT, "canary"))?.digest).toBe(candidate.digest);
 
     const queued = await world.database.db.gateRun.findFirstOrThrow({ where: { candidateId, kind: "canary-stage" } });
@@ -159,9 +164,7 @@ describeEachDialect("gate stages settle before they seal; late evidence is stale
 
   it("an out-of-boundary span on a sealed canary stage's rollout reads stale (check 6) and aborts at the next orchestrator pass", async () => {
     const { candidateId, candidate, parent } = await passingCandidate(world, "afterseal");
-    const opts = { source: receiptSource };
-    const begun = await beginApproval(world.database, carl.actor, { agent: DESK_AGENT, candidateId, step: "canary", comment: "canary ok" }, opts);
-    await finishApproval(world.database, carl.actor, { payload: begun.payload, response: carl.key.assert(begun.options!) }, opts);
+    await approveCanary(world, carl, candidateId);
     const queued = await world.database.db.gateRun.findFirstOrThrow({ where: { candidateId, kind: "canary-stage" } });
     const run = await driveGateRun(world, queued.id);
     expect(run.status).toBe("done");
