@@ -6,7 +6,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Database } from "@/server/db/client";
-import type { Leadership } from "@/server/store/leadership";
 import { checkpointAudit } from "./audit-log";
 import { auditHeadsFile, databaseIdentity, dropTornTail, lastExportedHead, type ExportedHead } from "./exported-heads";
 
@@ -41,8 +40,11 @@ export async function exportAuditHeads(database: Database, file = auditHeadsFile
   return { file, exported, through };
 }
 
+/** Who may export now: the store's leadership (server/store/leadership.ts) — only what this module asks of it. */
+type Leader = { acquire(): Promise<boolean> };
+
 /** Every LIGHTGATE_AUDIT_EXPORT_MINUTES (default 5; 0 turns it off), and once now, on the leader. Returns a stop. */
-export function startAuditHeadExport(database: Database, leadership: Leadership, env: NodeJS.ProcessEnv = process.env): () => void {
+export function startAuditHeadExport(database: Database, leadership: Leader, env: NodeJS.ProcessEnv = process.env): () => void {
   const minutes = Number(env.LIGHTGATE_AUDIT_EXPORT_MINUTES ?? 5);
   if (!(minutes > 0)) return () => {};
   let running = false;

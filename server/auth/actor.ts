@@ -1,7 +1,7 @@
 // Who is calling: a person with a session, a service with an API key, or nobody.
 import { grantsAllow, scopesFor, type Role, type RoleGrant, type Scope } from "@/lib/auth/scopes";
 import type { Database } from "@/server/db/client";
-import type { ServePhase } from "@/server/store/types";
+import type { ServePhase } from "@/lib/store/phases";
 import { getAuth } from "./better-auth";
 import { loadGrants } from "./roles";
 

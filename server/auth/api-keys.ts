@@ -4,7 +4,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { SERVICE_ROLES, type ServiceRole } from "@/lib/auth/scopes";
 import type { Db } from "@/server/db/client";
-import { SERVE_PHASES, type ServePhase } from "@/server/store/types";
+import { SERVE_PHASES, type ServePhase } from "@/lib/store/phases";
 import { makeActor, type Actor } from "./actor";
 
 const TOKEN = /^lgk_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;

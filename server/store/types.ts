@@ -33,13 +33,7 @@ export const RECEIPT_TAG_MAX = 64;
  * copied into store_rollouts.agent / .phase, which decide who may see and serve it. */
 export const AGENT_KEY = "lightgate.agent";
 export const PHASE_KEY = "lightgate.phase";
-/** The gate's phases: served by runner identities only, never seen by the learner (algorithm keys). */
-export const GATE_PHASES = ["locked_gate", "canary", "rollback", "canary_stage"] as const;
-export type GatePhase = (typeof GATE_PHASES)[number];
-/** What a runner key may be bound to serve: training rollouts (no gate phase) and each gate phase. */
-export const SERVE_PHASES = ["training", ...GATE_PHASES] as const;
-export type ServePhase = (typeof SERVE_PHASES)[number];
-export const isGatePhase = (phase: string | null | undefined): phase is GatePhase => (GATE_PHASES as readonly (string | null | undefined)[]).includes(phase);
+export { GATE_PHASES, isGatePhase, SERVE_PHASES, type GatePhase, type ServePhase } from "@/lib/store/phases";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
