@@ -35,8 +35,11 @@ async function demoKey(database: Database, role: keyof typeof DEMO_KEY_NAMES, ag
  * (a foreign agent gated beside the demo) waits for that agent's own runners instead of being taken here.
  */
 export const demoRunnerKey = (database: Database) => demoKey(database, "runner", [DEMO_AGENT, REFERENCE_AGENT]);
-/** The verifier's own key: a canary outcome is never verified by the identity that produced it. */
-export const demoVerifierKey = (database: Database) => demoKey(database, "verifier");
+/**
+ * The verifier's own key: a canary outcome is never verified by the identity that produced it. Bound to the desks
+ * too: it re-reads the desk's Ticket DB, which knows nothing of another agent's destinations.
+ */
+export const demoVerifierKey = (database: Database) => demoKey(database, "verifier", [DEMO_AGENT, REFERENCE_AGENT]);
 
 /** The agent the live demo trains: the support desk as its own workflow, apart from the reference's `support-desk`. */
 export const DEMO_AGENT = "helpdesk";

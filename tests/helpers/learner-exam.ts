@@ -24,11 +24,17 @@ const CANDIDATE_TEMPLATE = "Answer {question} briefly, cite the knowledge base a
 
 export type ExamWorld = GateWorld & { exams: { heldOut: string; canary: string }; destination: Map<string, string>; stop: AbortController };
 
+/**
+ * Publishes the expected-output evaluator. It becomes the one in force, so every gate run after it judges with it
+ * (a run judges with the evaluator in force when it starts): publish it only where a test means that.
+ */
+export const publishOutputEvaluator = (world: GateWorld) =>
+  publishRegistryEntry(world.database, { kind: "evaluator", name: OUTPUT_EVALUATOR.id, agent: "*", version: OUTPUT_EVALUATOR.version, body: { scoring: "expected_output", output_attribute: "agent.output" }, actor: SYSTEM });
+
 export async function examWorld(dialect: Dialect, label: string): Promise<ExamWorld> {
   const world = await gateWorld(dialect, label);
   await publishRegistryEntry(world.database, { kind: "tool_contract", name: "search_kb", agent: AGENT, body: { tool: "search_kb", side_effects: [] }, actor: SYSTEM });
   await publishRegistryEntry(world.database, { kind: "model_server", name: "rule-based", agent: AGENT, version: "1", body: { pricing: { input_usd_per_million_tokens: 0.5, output_usd_per_million_tokens: 1.5 } }, actor: SYSTEM });
-  await publishRegistryEntry(world.database, { kind: "evaluator", name: OUTPUT_EVALUATOR.id, agent: "*", version: OUTPUT_EVALUATOR.version, body: { scoring: "expected_output", output_attribute: "agent.output" }, actor: SYSTEM });
   // 20 held-out cases: the default floor for check 4, so an honest run can pass it.
   const exams = await publishExams(world, label, HELD_OUT_CASES);
   const stop = new AbortController();

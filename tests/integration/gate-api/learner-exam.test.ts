@@ -11,7 +11,7 @@ import { servingSentence } from "@/lib/candidates/serving";
 import { getCandidate } from "@/server/receipts/candidates-view";
 import { gateReport } from "@/server/receipts/report";
 import { describeEachDialect } from "../../helpers/db";
-import { awaitRun, declareTrainBind, examWorld, forgeAsLearner, HELD_OUT_CASES, keyId, OUTPUT_EVALUATOR, requestRun, runnerLoop, verifierLoop, type ExamWorld } from "../../helpers/learner-exam";
+import { awaitRun, declareTrainBind, examWorld, forgeAsLearner, HELD_OUT_CASES, keyId, OUTPUT_EVALUATOR, publishOutputEvaluator, requestRun, runnerLoop, verifierLoop, type ExamWorld } from "../../helpers/learner-exam";
 
 type Check = { id: number; status: string; explanation: string };
 const check = (view: { checks: Check[] | null }, id: number) => view.checks!.find((c) => c.id === id)!;
@@ -107,6 +107,7 @@ describeEachDialect("the learner never sits its own exam", (dialect) => {
   }, 180_000);
 
   it("an expected-output evaluator scores what was served: a runner's passed: true and reward 1 on a wrong answer score 0", async () => {
+    await publishOutputEvaluator(world);
     const { receiptId, candidateId } = await trained("liar", OUTPUT_EVALUATOR);
     const stop = new AbortController();
     const loops = [runnerLoop(world, world.keys.get("runner")!, "liar", stop.signal), verifierLoop(world, stop.signal)];

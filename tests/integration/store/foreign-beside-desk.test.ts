@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { authenticateApiKey, createApiKey } from "@/server/auth/api-keys";
 import { orchestrateGates } from "@/server/receipts/gate-queue";
 import { publishRegistryEntry } from "@/server/receipts/registries";
-import { DEMO_AGENT, demoRunnerKey } from "@/server/training/demo";
+import { DEMO_AGENT, demoRunnerKey, demoVerifierKey } from "@/server/training/demo";
 import { toPolicyResource } from "@/server/trainers/policy-resource";
 import type { JsonObject } from "@/server/store/types";
 import { SYSTEM } from "../../helpers/auth";
@@ -16,7 +16,7 @@ import { AGENT, gateWorld, type GateWorld } from "../../helpers/gate-api";
 import { parentPolicy } from "../../helpers/gate-rollouts";
 import { startScript, type ScriptProcess } from "../../helpers/script-process";
 
-describeEachDialect("a foreign agent's gate run beside the demo's desk runners (real processes)", (dialect) => {
+describeEachDialect("a foreign agent's gate run beside the demo's desk runners and verifier (real processes)", (dialect) => {
   let world: GateWorld;
   let exams: { heldOut: string; canary: string };
   let desk: ScriptProcess[] = [];
@@ -37,6 +37,8 @@ describeEachDialect("a foreign agent's gate run beside the demo's desk runners (
     desk = [1, 2].map((i) =>
       startScript("scripts/runner.ts", ["--url", world.url, "--id", `demo-runner-${i}`, "--quiet"], { ...process.env, LIGHTGATE_RUNNER_KEY: deskKey, DATABASE_URL: world.database.url }),
     );
+    // …and its verifier, with the demo's verifier key: it re-reads the desk's Ticket DB, never the foreign destination.
+    desk.push(startScript("scripts/verifier.ts", ["--url", world.url, "--quiet"], { ...process.env, LIGHTGATE_VERIFIER_KEY: await demoVerifierKey(world.database), DATABASE_URL: world.database.url }));
     void orchestrateGates(world.database, orchestrator.signal, { intervalMs: 50, owner: "beside-desk" });
   }, 60_000);
   afterAll(async () => {
@@ -56,7 +58,7 @@ describeEachDialect("a foreign agent's gate run beside the demo's desk runners (
     expect(report.runnerErrors ?? 0).toBe(0);
     expect(report.status, JSON.stringify(report.checks)).toBe("done");
     const checks = Object.fromEntries((report.checks ?? []).map((c) => [c.id, c.status]));
-    expect([checks[4], checks[5]], JSON.stringify(report.checks, null, 1)).toEqual(["pass", "pass"]);
+    expect([checks[4], checks[5], checks[6]], JSON.stringify(report.checks, null, 1)).toEqual(["pass", "pass", "pass"]);
     expect(report.verdict).toBe("READY FOR APPROVAL");
 
     // Who served what: every foreign gate task by the foreign runner, every desk rollout by the desk's key.
@@ -72,5 +74,10 @@ describeEachDialect("a foreign agent's gate run beside the demo's desk runners (
     const trainingServers = await world.database.db.storeAttempt.findMany({ where: { rolloutId: { in: foreignTraining.map((r) => r.rolloutId) } }, select: { servedBy: true } });
     expect(new Set(trainingServers.map((a) => a.servedBy))).toEqual(new Set([foreignRunner.key.id]));
     expect((await authenticateApiKey(world.database.db, foreignRunner.token))?.grants).toEqual([{ role: "runner", agent: AGENT }]);
+    // The desk's verifier, bound to the desks, never verified a foreign canary outcome.
+    const deskVerifierId = (await world.database.db.apiKey.findFirstOrThrow({ where: { name: "demo verifier (npm start)", revokedAt: null } })).id;
+    const verifications = await world.database.db.gateVerification.findMany({ where: { gateRunId: report.gateRun! }, select: { verifierId: true } });
+    expect(verifications.length).toBeGreaterThan(0);
+    expect(verifications.map((v) => v.verifierId)).not.toContain(deskVerifierId);
   }, 240_000);
 });
