@@ -81,6 +81,8 @@ export type RollbackFacts = {
   /** Digests in the order they first became this pointer's value, oldest first. */
   arrivals: readonly string[];
   rolledBackFrom: readonly string[];
+  /** The current value's exact parent (its receipt's stage 1): always a step back, whatever the clock said. */
+  parentOfCurrent?: string | null;
 };
 
 /** Whether a rollback may move `pointer` to `target`: never to itself, never forward (a target that first arrived after the current value), never to a rolled-back candidate. */
@@ -92,7 +94,7 @@ export function decideRollback(r: RollbackFacts, target: string, actor: Actor): 
   if (r.rolledBackFrom.includes(target)) return no("pointer", "that resource was rolled back from: it is not a rollback target");
   const here = r.arrivals.indexOf(r.current);
   const there = r.arrivals.indexOf(target);
-  if (there >= 0 && here >= 0 && there > here) return no("pointer", `that would roll the ${POINTER_LABEL[r.pointer]} forward, not back`);
+  if (target !== r.parentOfCurrent && there >= 0 && here >= 0 && there > here) return no("pointer", `that would roll the ${POINTER_LABEL[r.pointer]} forward, not back`);
   return { allowed: true, move: { pointer: r.pointer, from: r.current, to: target }, next: "rolled-back", sentence: `${POINTER_LABEL[r.pointer]}: ${r.current} → ${target} (rollback)` };
 }
 

@@ -1,5 +1,6 @@
 // A candidate's promotion state, named, derived from plain facts (facts.ts). The pages show it; the guards
 // (guards.ts) start from it. Precedence matters: a rolled-back candidate reads ROLLED BACK, never its former step.
+import { staleSaid } from "@/lib/candidates/status";
 import type { CheckSaid, PromotionEvent, PromotionFacts, Step } from "./facts";
 
 export const PROMOTION_STATES = [
@@ -67,14 +68,7 @@ export function approversInCycle(history: readonly PromotionEvent[], step: Step)
 }
 
 /** "check 4 failed (gain −0.031 …); check 5 failed (…)" — what stale checks said before they went stale. */
-export function saidSentence(said: readonly CheckSaid[]): string {
-  return said
-    .map((c) => {
-      const was = c.was === "fail" ? "failed" : c.was === "unavailable" ? "was unavailable" : c.was === "pass" ? "passed" : "said nothing";
-      return `check ${c.check} ${was}${c.said ? ` (${c.said})` : ""}`;
-    })
-    .join("; ");
-}
+export const saidSentence = (said: readonly CheckSaid[]) => staleSaid(said) || `${said.map((c) => `check ${c.check}`).join(", ")} said nothing yet`;
 
 const state = (name: PromotionStateName, step: Step | null, cycle: number, next: string, said: CheckSaid[] = []): PromotionState => ({
   name,
@@ -103,10 +97,12 @@ export function promotionState(f: PromotionFacts): PromotionState {
   const stage = f.canaryStage;
   if (stage?.state === "running") return state("canary-running", "default", number, "The canary stage is running inside its boundary; the default step opens when it seals.");
   if (stage?.state === "aborted") return state("canary-aborted", null, number, "The canary stage was aborted and the canary pointer went back to the exact parent; re-run the gate.");
-  if (staleOnly) return state("stale", f.gate.step, number, `Evidence went stale; before it did, ${saidSentence(said)}. Re-run the gate.`, said);
+  // The step open in this cycle: once its canary step was approved, the default step (even while stale quarantines on the canary step).
+  const cycleStep: Step = approversInCycle(f.history, "canary").length ? "default" : f.gate.step;
+  if (staleOnly) return state("stale", cycleStep, number, `Evidence went stale; before it did, ${saidSentence(said)}. Re-run the gate.`, said);
   if (f.gate.verdict === "QUARANTINED") {
     if (stage?.state === "sealed") return state("canary-sealed", "default", number, "The canary stage sealed, but its own receipt does not pass: the default step stays closed.", said);
-    return state("quarantined", f.gate.step, number, "Quarantined: the checks that fail must pass first.", said);
+    return state("quarantined", cycleStep, number, "Quarantined: the checks that fail must pass first.", said);
   }
   if (f.gate.step === "default") {
     if (f.gate.verdict === "READY FOR APPROVAL") return state("ready-for-default", "default", number, "Waiting for another authorized person to approve the default step.");

@@ -22,6 +22,8 @@ import { recordFinished, resultOf, parseResult } from "./judge";
 import { resolvePins, type GatePins } from "./pins";
 import { cancelTasks, enqueueTasks, isCanaryPhase, pendingTasks, readTasks, tasksOf, type TaskSpec } from "./tasks";
 import { recordCheckResults } from "../check-results";
+import { currentPolicy } from "../registries";
+import { rerunCarry } from "@/server/promotion/rerun";
 
 const LEASE_MS = 30_000;
 /** Canary tasks in flight at once: a breach seen in one stops the rest before they touch a destination. */
@@ -205,9 +207,19 @@ async function judge(database: Database, run: RunRow, ctx: GateRunContext, state
   const versions = await versionsFor(database, run.candidateId);
   const link = isStage(run)
     ? await sealLink(database, run.candidateId, "canary-stage", (await assembleCanaryStage(database, ctx, versions, state.pins, state.canary!, now.toISOString())) as LinkContent<"canary-stage">)
-    : await sealLink(database, run.candidateId, "stage3", (await assembleStage3(database, ctx, versions, state.pins, state.canary, now.toISOString())) as LinkContent<"stage3">);
+    : await sealLink(database, run.candidateId, "stage3", { ...(await assembleStage3(database, ctx, versions, state.pins, state.canary, now.toISOString())), ...(await carried(database, run.candidateId, versions, now)) } as LinkContent<"stage3">);
   await recordCheckResults(database, run.candidateId, now);
   return { phase: "done" as const, status: "done", finishedAt: now, linkDigest: link.digest, leaseUntil: null, leaseOwner: null };
+}
+
+/** A re-run after a sealed canary stage still fresh keeps the candidate at the default step (server/promotion decides). */
+async function carried(database: Database, candidateId: string, versions: VersionSet, now: Date) {
+  const { chain, receipt } = await loadReceipt(database, candidateId);
+  if (!receipt?.canaryStage) return {};
+  const candidate = await database.db.candidate.findUniqueOrThrow({ where: { id: candidateId }, select: { agent: true } });
+  const at = { versions, policy: await currentPolicy(database.db, candidate.agent), now, lateEvidence: await lateEvidenceOf(database.db, receipt.stage2) };
+  const { carriesCanaryStage } = rerunCarry(chain, at);
+  return carriesCanaryStage ? { carriesCanaryStage } : {};
 }
 
 /**

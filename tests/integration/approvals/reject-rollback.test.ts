@@ -12,7 +12,7 @@ import { movePointer, pointerLock, readPointer } from "@/server/candidates/point
 import { resourceRef } from "@/server/gate/reference/common";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { SYSTEM } from "../../helpers/auth";
-import { AGENT, PARENT, personWithPasskey, REFERENCE_NOW, referenceWorld, type ReferenceWorld } from "../../helpers/approvals";
+import { AGENT, PARENT, personWithPasskey, REFERENCE_NOW, referenceWorld, pointersBackToParent, type ReferenceWorld } from "../../helpers/approvals";
 import type { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
 const now = REFERENCE_NOW;
@@ -30,8 +30,9 @@ describeEachDialect("reject and rollback", (dialect) => {
     carl = await personWithPasskey(database, [{ role: "canary_approver", agent: AGENT }], "Carl Canary");
   });
   afterAll(() => database?.drop());
-  beforeEach(() => {
+  beforeEach(async () => {
     world = referenceWorld();
+    await pointersBackToParent(database);
   });
 
   it("reject needs a comment and the scope; signed with the passkey, it seals a reject link (verdict QUARANTINED, check 7 fails) and audits it", async () => {

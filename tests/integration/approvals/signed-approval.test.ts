@@ -17,7 +17,7 @@ import { signDecisionStatement } from "@/server/approvals/statement";
 import type { DsseEnvelope } from "@/server/gate/export/dsse";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { SYSTEM } from "../../helpers/auth";
-import { AGENT, personWithPasskey, REFERENCE_NOW, referenceWorld, type ReferenceWorld } from "../../helpers/approvals";
+import { AGENT, personWithPasskey, REFERENCE_NOW, referenceWorld, pointersBackToParent, type ReferenceWorld } from "../../helpers/approvals";
 import type { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
 const now = REFERENCE_NOW;
@@ -38,8 +38,9 @@ describeEachDialect("signed approvals", (dialect) => {
     rosa = await personWithPasskey(database, [{ role: "release_approver", agent: null }], "Rosa Approver");
   });
   afterAll(() => database?.drop());
-  beforeEach(() => {
+  beforeEach(async () => {
     world = referenceWorld();
+    await pointersBackToParent(database);
   });
 
   async function approve(actor: Actor, key: SoftAuthenticator, candidateId: string, at = now) {
