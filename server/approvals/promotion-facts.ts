@@ -52,8 +52,8 @@ export async function rollbackFactsOf(db: Db | Tx, agent: string, pointer: "cana
 export async function promotionFacts(db: Db | Tx, state: ReceiptState, receipt: Receipt, report: GateReport, now: Date): Promise<PromotionFacts> {
   const c = state.candidate;
   const [canary, approvedDefault] = await Promise.all([
-    db.pointer.findUnique({ where: { agent_kind: { agent: c.agent, kind: "canary" } }, select: { digest: true } }),
-    db.pointer.findUnique({ where: { agent_kind: { agent: c.agent, kind: "approved_default" } }, select: { digest: true, movedAt: true } }),
+    db.pointer.findUnique({ where: { agent_kind: { agent: c.agent, kind: "canary" } }, select: { digest: true, candidateId: true } }),
+    db.pointer.findUnique({ where: { agent_kind: { agent: c.agent, kind: "approved_default" } }, select: { digest: true, candidateId: true, movedAt: true } }),
   ]);
   const runs = await db.gateRun.findMany({ where: { candidateId: c.id, status: { in: ["queued", "running"] } }, select: { kind: true } });
   // Rollbacks away from this candidate: only after a pointer first named it (another candidate may share its digest).
@@ -75,7 +75,7 @@ export async function promotionFacts(db: Db | Tx, state: ReceiptState, receipt: 
     gate: receipt.stage3 ? { verdict: report.verdict, step: report.step, open: checksSaid(report) } : null,
     gateRunning: runs.some((r) => r.kind === "admission"),
     canaryStage: stageRunning && !stage ? { state: "running", fresh: true, staleBecause: [] } : stage,
-    pointers: { canary: canary?.digest ?? null, approvedDefault: approvedDefault?.digest ?? null },
+    pointers: { canary: canary?.digest ?? null, approvedDefault: approvedDefault?.digest ?? null, canaryCandidateId: canary?.candidateId ?? null, approvedDefaultCandidateId: approvedDefault?.candidateId ?? null },
     approvedDefaults: defaults.arrivals,
     rolledBackFrom: defaults.rolledBackFrom,
     supersededBy: other && lastRun && approvedDefault.movedAt.toISOString() > lastRun ? approvedDefault.digest : null,

@@ -55,7 +55,8 @@ export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candi
   const facts = await promotionFacts(db, state, receipt, report, now);
   const promotion = promotionState(facts);
   const canaryApprovers = step === "default" ? [...new Set([...canaryApproversOf(receipt.approvals, receipt.cycle), ...approversInCycle(facts.history, "canary")])] : [];
-  const noop = pointerGuard({ pointer: STEP_POINTER[step], from: step === "canary" ? facts.pointers.canary : facts.pointers.approvedDefault, to: c.digest });
+  const [from, fromCandidateId] = step === "canary" ? [facts.pointers.canary, facts.pointers.canaryCandidateId] : [facts.pointers.approvedDefault, facts.pointers.approvedDefaultCandidateId];
+  const noop = pointerGuard({ pointer: STEP_POINTER[step], from, to: c.digest, fromCandidateId, toCandidateId: c.id });
   const names = decision ? await displayNames(db, [decision.actor.id]) : new Map<string, string>();
   const decided = decision && { decision: decision.decision, by: nameOf(names, decision.actor.id), at: timestamp(decision.at) };
   const pointer = await readPointer(db, c.agent, STEP_POINTERS[step]);

@@ -43,7 +43,8 @@ export type PromotionFacts = {
   gate: GatePicture | null;
   gateRunning: boolean;
   canaryStage: CanaryStageFacts | null;
-  pointers: { canary: string | null; approvedDefault: string | null };
+  /** Each pointer's digest, and the candidate record it names (another candidate may share the digest). */
+  pointers: { canary: string | null; approvedDefault: string | null; canaryCandidateId?: string | null; approvedDefaultCandidateId?: string | null };
   /** Digests that became the approved default through an approval (not a rollback), first time, oldest first. */
   approvedDefaults: readonly string[];
   /** Digests a rollback moved a pointer away from (they are never a rollback target again). */

@@ -2,14 +2,15 @@
 // commit (the caller passes facts re-read inside its transaction), scopes, separation of duties within the
 // current cycle, and the pointer's from → to. The only code that decides a pointer move.
 import type { PointerName, PromotionFacts, Step } from "./facts";
-import { approversInCycle, currentCycle, promotionState, saidSentence, type PromotionStateName } from "./state";
+import { approversInCycle, promotionState, saidSentence, type PromotionStateName } from "./state";
 
 export const STEP_POINTER: Record<Step, PointerName> = { canary: "canary", default: "approved_default" };
 export const STEP_SCOPE: Record<Step, string> = { canary: "approval:canary", default: "approval:default" };
 const POINTER_LABEL: Record<PointerName, string> = { canary: "canary", approved_default: "approved default" };
 
 export type Actor = { id: string; scopes: readonly string[] };
-export type PointerMove = { pointer: PointerName; from: string | null; to: string };
+/** `fromCandidateId`/`toCandidateId`: the candidate records, when known (identical bytes may belong to two candidates). */
+export type PointerMove = { pointer: PointerName; from: string | null; to: string; fromCandidateId?: string | null; toCandidateId?: string | null };
 export type RefusalCode = "state" | "checks" | "scope" | "duties" | "decided" | "pointer";
 export type Decision =
   | { allowed: true; move: PointerMove | null; next: PromotionStateName; sentence: string }
@@ -19,7 +20,8 @@ const no = (code: RefusalCode, reason: string): Decision => ({ allowed: false, c
 
 /** A move whose target is already the pointer's value is refused. */
 export function pointerGuard(move: PointerMove): Decision | null {
-  if (move.from === move.to) return no("pointer", `the ${POINTER_LABEL[move.pointer]} already names this candidate`);
+  const sameRecord = move.fromCandidateId == null || move.toCandidateId == null || move.fromCandidateId === move.toCandidateId;
+  if (move.from === move.to && sameRecord) return no("pointer", `the ${POINTER_LABEL[move.pointer]} already names this candidate`);
   return null;
 }
 
@@ -31,14 +33,14 @@ export function decideApproval(f: PromotionFacts, step: Step, actor: Actor, deci
   if (s.name !== wanted) return no("state", `the candidate is ${s.label.toLowerCase()} (${s.name}), not waiting for the ${step} step`);
   if (!actor.scopes.includes(STEP_SCOPE[step])) return no("scope", `your roles do not hold "${STEP_SCOPE[step]}"`);
   if (f.excluded.includes(actor.id)) return no("duties", "you started this candidate's training (or own its key): separation of duties forbids approving it");
-  const decided = currentCycle(f.history).events.find((e) => e.kind === "approval" && e.step === step);
-  if (decided?.kind === "approval") return no("decided", `the ${step} step of this cycle was already ${decided.decision === "approve" ? "approved" : "rejected"} by ${decided.actorId} at ${decided.at}`);
+  // A decision already counted on this step shows in the verdict (the state is no longer "ready-…"): the gate counts only verified ones.
   if (step === "default" && approversInCycle(f.history, "canary").includes(actor.id)) {
     return no("duties", "you approved the canary step of this cycle: another person must approve the default step");
   }
   const pointer = STEP_POINTER[step];
   const from = pointer === "canary" ? f.pointers.canary : f.pointers.approvedDefault;
-  const move: PointerMove = { pointer, from, to: f.candidate.digest };
+  const fromCandidateId = pointer === "canary" ? f.pointers.canaryCandidateId : f.pointers.approvedDefaultCandidateId;
+  const move: PointerMove = { pointer, from, to: f.candidate.digest, fromCandidateId, toCandidateId: f.candidate.id };
   if (decision === "reject") return { allowed: true, move: null, next: "quarantined", sentence: `the ${step} step was rejected` };
   const same = pointerGuard(move);
   if (same) return same;
@@ -59,8 +61,13 @@ export function signingCost(f: PromotionFacts, step: Step): string {
 /** The canary guard's abort: the stage breached its boundary; the canary pointer goes back to the exact parent. */
 export function decideAbort(f: PromotionFacts): Decision {
   if (f.canaryStage?.state !== "running") return no("state", "no canary stage is running for this candidate");
-  if (f.pointers.canary !== f.candidate.digest) return { allowed: true, move: null, next: "canary-aborted", sentence: "the canary pointer no longer names this candidate: nothing to move back" };
-  const move: PointerMove = { pointer: "canary", from: f.pointers.canary, to: f.candidate.parentDigest };
+  return decideAbortMove(f.pointers.canary, f.candidate.digest, f.candidate.parentDigest);
+}
+
+/** The abort's move alone (the guard holds the pointer lock and reads the canary pointer itself). */
+export function decideAbortMove(canary: string | null, candidate: string, parent: string): Decision {
+  if (canary !== candidate) return { allowed: true, move: null, next: "canary-aborted", sentence: "the canary pointer no longer names this candidate: nothing to move back" };
+  const move: PointerMove = { pointer: "canary", from: canary, to: parent };
   return pointerGuard(move) ?? { allowed: true, move, next: "canary-aborted", sentence: `canary: ${move.from} → ${move.to} (exact parent)` };
 }
 

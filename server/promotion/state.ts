@@ -88,7 +88,8 @@ export function promotionState(f: PromotionFacts): PromotionState {
   if (last?.kind === "rollback" && rolledBackPointer !== digest) {
     return state("rolled-back", null, number, `The ${last.pointer.replace("_", " ")} was rolled back from this candidate at ${last.at}; re-run the gate to promote it again.`);
   }
-  if (f.pointers.approvedDefault === digest) return state("promoted", null, number, "The approved default names this candidate.");
+  const namesThis = (d: string | null, id: string | null | undefined) => d === digest && (id == null || id === f.candidate.id);
+  if (namesThis(f.pointers.approvedDefault, f.pointers.approvedDefaultCandidateId)) return state("promoted", null, number, "The approved default names this candidate.");
   if (f.supersededBy) return state("superseded", null, number, `A later candidate (${f.supersededBy}) became the approved default.`);
   if (!f.gate) return state("declared", null, number, "Declared: request a gate run once the candidate is trained.");
   const open = f.gate.open;
