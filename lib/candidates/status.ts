@@ -24,7 +24,7 @@ export type OpenCheck = { check: number; title: string; status: "fail" | "unavai
 
 /** What stands between the candidate and its step, apart from check 7 waiting for the approval itself. */
 /** "check 4 failed (…); check 5 failed (…)": what the stale checks said before they went stale. */
-export function staleSaid(open: readonly OpenCheck[]): string {
+export function staleSaid(open: readonly (Pick<OpenCheck, "check" | "was" | "said"> & { status: string })[]): string {
   return open
     .filter((c) => c.status === "stale" && c.was)
     .map((c) => `check ${c.check} ${c.was === "fail" ? "failed" : c.was === "pass" ? "passed" : "was unavailable"}${c.said ? ` (${c.said})` : ""}`)

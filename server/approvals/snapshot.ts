@@ -18,7 +18,7 @@ import { receiptView, type Receipt } from "@/server/gate/receipt/view";
 import { approversInCycle, promotionState, type PromotionState } from "@/server/promotion/state";
 import { pointerGuard, STEP_POINTER } from "@/server/promotion/guards";
 import type { PromotionFacts } from "@/server/promotion/facts";
-import { promotionFacts } from "./promotion-facts";
+import { promotionFacts } from "@/server/receipts/promotion-facts";
 import type { ReceiptSource, ReceiptState } from "./source";
 
 export type ApprovalSnapshot = {
@@ -52,7 +52,7 @@ export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candi
   // Separation of duties, as the source gathered it with the decisions; the default step also excludes whoever
   // approved the canary step in this promotion cycle (the gate core ignores such an approval: decisionOn).
   const { excluded } = state.decisions;
-  const facts = await promotionFacts(db, state, receipt, report, now);
+  const facts = await promotionFacts(db, { ...state, excluded: state.decisions.excluded }, receipt, report, now);
   const promotion = promotionState(facts);
   const canaryApprovers = step === "default" ? [...new Set([...canaryApproversOf(receipt.approvals, receipt.cycle), ...approversInCycle(facts.history, "canary")])] : [];
   const [from, fromCandidateId] = step === "canary" ? [facts.pointers.canary, facts.pointers.canaryCandidateId] : [facts.pointers.approvedDefault, facts.pointers.approvedDefaultCandidateId];

@@ -12,9 +12,9 @@ import { digestHex } from "@/server/gate/digest";
 import { signEnvelope } from "@/server/gate/export/dsse";
 import { IN_TOTO_PAYLOAD_TYPE, IN_TOTO_STATEMENT_TYPE } from "@/server/gate/export/statement";
 import type { ResourceRef } from "@/server/gate/receipt/refs";
-import { recordDecision } from "@/server/approvals/record";
+import { recordDecision } from "@/server/candidates/decision-record";
 import { decideAbortMove } from "@/server/promotion/guards";
-import { receiptSigningKey } from "../signing-key";
+import { receiptSigningKey } from "@/server/keys/signing-key";
 
 /** Who aborts a canary stage: the server's guard, not a person (the pointer history and audit log say so). */
 export const CANARY_GUARD: AuditActor = { kind: "system", id: "lightgate-canary-guard", name: "Lightgate canary guard", grants: [] };

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { beginApproval, finishApproval } from "@/server/approvals/approve";
 import { beginRejection, finishRejection } from "@/server/approvals/reject";
 import { beginRollback, finishRollback, rollbackOptions } from "@/server/approvals/rollback";
-import { receiptSigningKey } from "@/server/receipts/signing-key";
+import { receiptSigningKey } from "@/server/keys/signing-key";
 import { verifyDecisionStatement } from "@/server/approvals/statement";
 import type { Actor } from "@/server/auth/actor";
 import { AUDIT_LOCK } from "@/server/audit/audit-log";

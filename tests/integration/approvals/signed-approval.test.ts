@@ -7,7 +7,7 @@ import { generateKeyPairSync, sign } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { beginApproval, finishApproval } from "@/server/approvals/approve";
 import { setBotPolicy } from "@/server/approvals/bot-policy";
-import { receiptSigningKey } from "@/server/receipts/signing-key";
+import { receiptSigningKey } from "@/server/keys/signing-key";
 import { verifyDecisionStatement } from "@/server/approvals/statement";
 import { makeActor, type Actor } from "@/server/auth/actor";
 import { registerBotKey } from "@/server/auth/bot-keys";

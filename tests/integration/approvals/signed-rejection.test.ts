@@ -16,7 +16,7 @@ import type { SignedPayload } from "@/server/auth/signing";
 import { signEnvelope } from "@/server/gate/export/dsse";
 import { IN_TOTO_PAYLOAD_TYPE } from "@/server/gate/export/statement";
 import { canonicalJson } from "@/server/digest";
-import { receiptSigningKey } from "@/server/receipts/signing-key";
+import { receiptSigningKey } from "@/server/keys/signing-key";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { AGENT, personWithPasskey, REFERENCE_NOW, referenceWorld, pointersBackToParent, type ReferenceWorld } from "../../helpers/approvals";
 import { startScript } from "../../helpers/script-process";

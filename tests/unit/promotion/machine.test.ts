@@ -152,12 +152,12 @@ describe("promotion state machine, properties", () => {
     fc.assert(
       fc.property(fc.uniqueArray(fc.constantFrom("A", "B", "C", "D", "E"), { minLength: 1 }), fc.nat(4), fc.subarray(["A", "B", "C", "D", "E"]), (arrivals, i, rolledBackFrom) => {
         const current = arrivals[i % arrivals.length]!;
-        const r = { pointer: "approved_default" as const, current, arrivals, rolledBackFrom };
+        const r = { pointer: "approved_default" as const, current, arrivals: arrivals as string[], rolledBackFrom: rolledBackFrom as string[] };
         const targets = rollbackTargets(r, ["A", "B", "C", "D", "E", "F"].map((digest) => ({ digest, why: "" })), { id: "ops", scopes: [] });
         for (const t of targets) {
           expect(t.digest).not.toBe(current);
-          expect(rolledBackFrom).not.toContain(t.digest);
-          if (arrivals.includes(t.digest)) expect(arrivals.indexOf(t.digest)).toBeLessThan(arrivals.indexOf(current));
+          expect(r.rolledBackFrom).not.toContain(t.digest);
+          if (r.arrivals.includes(t.digest)) expect(r.arrivals.indexOf(t.digest)).toBeLessThan(r.arrivals.indexOf(current));
         }
       }),
     );

@@ -9,7 +9,19 @@ import type { GateReport } from "@/server/gate/gate";
 import type { SealedLink } from "@/server/gate/receipt/seal";
 import type { Receipt } from "@/server/gate/receipt/view";
 import { openChecks } from "@/lib/candidates/status";
-import type { ReceiptState } from "./source";
+import type { GatePolicy } from "@/server/gate/policy";
+import type { LateEvidence } from "@/server/gate/freshness";
+import type { VersionSet } from "@/server/gate/versions";
+
+/** What the receipt edge knows of the candidate (approvals' ReceiptState and the stored gate report both have it). */
+export type PromotionInput = {
+  candidate: { id: string; agent: string; digest: string; resourcesId: string; parent: { digest: string } };
+  chain: readonly SealedLink[];
+  excluded: readonly string[];
+  currentVersions: VersionSet;
+  policy: GatePolicy;
+  lateEvidence?: readonly LateEvidence[];
+};
 
 const CANARY_STOPS_THAT_ABORT = new Set(["breach", "rolled_back"]);
 
@@ -49,7 +61,7 @@ export async function rollbackFactsOf(db: Db | Tx, agent: string, pointer: "cana
   return { pointer, current, arrivals, rolledBackFrom: [...new Set(rollbacks.flatMap((r) => (r.fromDigest ? [r.fromDigest] : [])))] };
 }
 
-export async function promotionFacts(db: Db | Tx, state: ReceiptState, receipt: Receipt, report: GateReport, now: Date): Promise<PromotionFacts> {
+export async function promotionFacts(db: Db | Tx, state: PromotionInput, receipt: Receipt, report: GateReport, now: Date): Promise<PromotionFacts> {
   const c = state.candidate;
   const [canary, approvedDefault] = await Promise.all([
     db.pointer.findUnique({ where: { agent_kind: { agent: c.agent, kind: "canary" } }, select: { digest: true, candidateId: true } }),
@@ -70,7 +82,7 @@ export async function promotionFacts(db: Db | Tx, state: ReceiptState, receipt: 
   const other = approvedDefault && approvedDefault.digest !== c.digest && approvedDefault.digest !== c.parent.digest;
   return {
     candidate: { id: c.id, digest: c.digest, resourceId: c.resourcesId, parentDigest: c.parent.digest },
-    excluded: state.decisions.excluded,
+    excluded: state.excluded,
     history,
     gate: receipt.stage3 ? { verdict: report.verdict, step: report.step, open: checksSaid(report) } : null,
     gateRunning: runs.some((r) => r.kind === "admission"),
