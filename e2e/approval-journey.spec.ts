@@ -85,10 +85,12 @@ test("a trainer sees the approve button disabled, with the reason", async ({ pag
   await expect(page.getByTestId("approve-button")).toBeDisabled();
   await expect(page.getByTestId("approve-disabled-reason")).toContainText('do not hold "approval:canary"');
   await shot(page, "1-trainer-disabled");
-  // Check 4 is a paired comparison: its sentence and its evidence name the interval and n.
+  // Check 4 is a paired comparison with a floor: its sentence names the interval and n, and beside it the
+  // policy's floor and what the candidate had.
   const check4 = page.getByTestId("check-4");
   await expect(check4).toHaveAttribute("data-status", "pass");
-  await expect(check4).toContainText(/95 % paired-bootstrap interval \+0\.0\d\d to \+0\.0\d\d, n = 60 locked cases/);
+  await expect(check4).toContainText(/95 % paired t interval \+0\.0\d\d to \+0\.0\d\d, n = 60 locked cases/);
+  await expect(page.getByTestId("check4-floor")).toContainText(/needs ≥ 20 locked cases and a gain above \+0\.020 at the interval's lower end; had n = 60, lower end \+0\.0\d\d/);
   await page.getByRole("button", { name: "evidence of check 4" }).click();
   await expect(page.getByTestId("paired-test")).toContainText("n = 60");
   for (const width of [1440, 390]) {

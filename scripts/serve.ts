@@ -9,6 +9,7 @@ import next from "next";
 import { callerIdentifier } from "../server/auth/body-caller";
 import { steadyHeapGrowth } from "../server/http/heap-growth";
 import { getDatabase } from "../server/db/client";
+import { refusalLog } from "../server/audit/refusal-log";
 import { serveGateApi } from "../server/gate-api/http";
 import { createLightgateServer } from "../server/http/server-listener";
 import { orchestrateGates } from "../server/receipts/gate-queue";
@@ -42,6 +43,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     orchestrator.abort();
     server.close();
     server.closeAllConnections();
-    void app.close().finally(() => process.exit(0));
+    // The refusal log's open windows hold counts not yet written (server/audit/refusal-log.ts).
+    void Promise.allSettled([app.close(), refusalLog(database).flush()]).finally(() => process.exit(0));
   });
 }

@@ -18,6 +18,7 @@ import { wireTransformer } from "@/lib/json/wire";
 import { fieldIssues, issuesSentence } from "@/lib/validation/sentence";
 import { actorCan, resolveActor, type Actor } from "./auth/actor";
 import { apiKeyOf, authenticateApiKey } from "./auth/api-keys";
+import { markRefusalRecorded } from "./audit/refusal-log";
 import { getDatabase, type Database, type Db } from "./db/client";
 import { badInput, DomainError } from "./errors";
 import { NUL_REFUSAL, nulPath } from "./http/nul";
@@ -81,8 +82,10 @@ function requireScope(scope: Scope, agentInput: string | undefined, onRefused: S
     if (!actorCan(ctx.actor, scope, agent)) {
       const where = agent ? ` for agent "${agent}"` : "";
       const message = `${ctx.actor.name} lacks the "${scope}" scope${where}`;
-      await onRefused?.({ database: ctx.database, actor: ctx.actor, rawInput: await getRawInput(), error: new DomainError("FORBIDDEN", message) });
-      throw new TRPCError({ code: "FORBIDDEN", message });
+      const refusal = new TRPCError({ code: "FORBIDDEN", message });
+      if (!onRefused) throw refusal;
+      await onRefused({ database: ctx.database, actor: ctx.actor, rawInput: await getRawInput(), error: new DomainError("FORBIDDEN", message) });
+      throw markRefusalRecorded(refusal); // the edge's refusal log (server/trpc-http.ts) must not count it again
     }
     return next({ ctx: { ...ctx, actor: ctx.actor } });
   });

@@ -9,6 +9,10 @@ declare module "jstat" {
     chisquare: { inv(p: number, dof: number): number; cdf(x: number, dof: number): number };
     centralF: { cdf(x: number, d1: number, d2: number): number };
     mean(values: number[]): number;
+    /** Standard deviation; `sample` divides by n − 1. */
+    stdev(values: number[], sample?: boolean): number;
+    /** Ranks, ties as midranks (1-based). */
+    rank(values: number[]): number[];
     /** The k-th percentile (k in [0, 1]) of `values`, interpolated; `exclusive` leaves out both ends. */
     percentile(values: number[], k: number, exclusive?: boolean): number;
   };

@@ -6,6 +6,7 @@
 import { Fragment, useState } from "react";
 import { ChevronDown, ChevronRight } from "lucide-react";
 import { Card } from "@/components/ui/card";
+import { check4FloorSentence } from "@/lib/candidates/check4-floor";
 import { Time } from "@/components/ui/time";
 import { CheckEvidence } from "./check-evidence";
 import { CheckStatusBadge } from "./verdict";
@@ -22,6 +23,17 @@ function PairedTest({ evidence }: { evidence: CheckView["evidence"] }) {
     <p className="mb-2 px-2 text-sm text-ink-2" data-testid="paired-test">
       Mean per-case gain {signedNum(p.meanDelta)}, {Math.round(p.confidence * 100)} % interval {signedNum(p.interval[0])} to {signedNum(p.interval[1])}, n = {p.n} — {p.method}.
     </p>
+  );
+}
+
+/** Check 4's policy floor (cases, minimum gain) and what this candidate had, always beside the check. */
+function Check4Floor({ evidence }: { evidence: CheckView["evidence"] }) {
+  const sentence = check4FloorSentence(evidence as Record<string, unknown>);
+  if (!sentence) return null;
+  return (
+    <div className="mt-0.5 text-xs text-ink-3" data-testid="check4-floor">
+      {sentence}
+    </div>
   );
 }
 
@@ -52,6 +64,7 @@ export function ChecksCard({ title, checks, testId }: { title: string; checks: C
                   ) : (
                     <div className="mt-0.5 break-words text-ink-2">{c.explanation}</div>
                   )}
+                  {c.id === 4 && <Check4Floor evidence={c.evidence} />}
                   <div className="mt-0.5 text-[11px] text-ink-3 sm:hidden">computed {c.computedAt ? <Time at={c.computedAt} /> : "— no evidence"}</div>
                 </td>
                 <td className="hidden w-44 py-2 text-right sm:table-cell">

@@ -12,7 +12,7 @@ export function DatabaseBadge() {
   return (
     <Link href="/status" className="flex items-center gap-2 rounded-md px-2 py-1.5 text-xs text-ink-2 hover:bg-panel-2" title="Instance status">
       <Database className="h-3.5 w-3.5 text-ink-3" />
-      <span className="flex-1 truncate">{data ? (data.database.dialect === "sqlite" ? "SQLite · embedded" : "PostgreSQL") : isError ? "offline" : "…"}</span>
+      <span className="flex-1 truncate">{data ? ("database" in data ? (data.database.dialect === "sqlite" ? "SQLite · embedded" : "PostgreSQL") : healthy ? "healthy" : "not healthy") : isError ? "offline" : "…"}</span>
       <span className={`h-2 w-2 rounded-full ${healthy ? "bg-pass" : isError || data ? "bg-fail" : "bg-unavailable"}`} aria-label={healthy ? "healthy" : "unhealthy"} />
     </Link>
   );

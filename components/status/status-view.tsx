@@ -18,7 +18,9 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 
 export function StatusView() {
   const trpc = useTRPC();
-  const { data, error, dataUpdatedAt } = useQuery(trpc.system.status.queryOptions(undefined, { refetchInterval: 5_000 }));
+  const { data: status, error, dataUpdatedAt } = useQuery(trpc.system.status.queryOptions(undefined, { refetchInterval: 5_000 }));
+  // Visitors who are not signed in learn only healthy / not healthy (server/routers/system/status.ts).
+  const data = status && "database" in status ? status : undefined;
 
   return (
     <>
@@ -30,6 +32,12 @@ export function StatusView() {
       {error && (
         <div role="alert" className="mb-6 flex items-center gap-2 rounded-lg border border-fail/30 bg-fail/10 px-4 py-3 text-fail">
           <CircleAlert className="h-4 w-4" /> The server did not answer: {error.message}
+        </div>
+      )}
+      {status && !data && (
+        <div data-testid="health-banner" className={`mb-6 flex items-center gap-3 rounded-lg border px-4 py-3 ${status.ok ? "border-pass/30 bg-pass/10 text-pass" : "border-fail/30 bg-fail/10 text-fail"}`}>
+          {status.ok ? <CheckCircle2 className="h-5 w-5" /> : <CircleAlert className="h-5 w-5" />}
+          <span className="font-medium">{status.ok ? "Healthy" : "Not healthy"} — sign in to see the database, its migrations and the serving process.</span>
         </div>
       )}
       {data && (
@@ -45,7 +53,7 @@ export function StatusView() {
           </span>
         </div>
       )}
-      <div className="grid gap-4 lg:grid-cols-3">
+      {(data || !status) && <div className="grid gap-4 lg:grid-cols-3">
         <Card title={<span className="flex items-center gap-2"><Database className="h-4 w-4 text-ink-3" />Database</span>}>
           {data ? (
             <dl data-testid="database-facts">
@@ -92,7 +100,7 @@ export function StatusView() {
             <p className="text-ink-3">Loading…</p>
           )}
         </Card>
-      </div>
+      </div>}
     </>
   );
 }

@@ -1,13 +1,15 @@
 // A key diff of two JSON documents: every leaf is addressed by its path (`llm.sampling_parameters.temperature`,
-// `items[2]`) and compared by its canonical JSON text. Values under a secret-like key are masked, while a
-// change of a secret is still reported (as "changed", both sides masked).
-import { isSecretKey, MASK } from "./secrets";
+// `items[2]`) and compared by its canonical JSON text. Secrets (lib/json/secrets.ts: values under a secret-like
+// key, credentials inside a string) are masked, while a change of a secret is still reported (as "changed",
+// both sides masked).
+import { hidesSecret, MASK, maskSecrets } from "./secrets";
 
 export type DiffChange = "added" | "removed" | "changed";
 export type DiffEntry = { path: string; change: DiffChange; before?: string; after?: string; secret: boolean };
 export type JsonDiff = { entries: DiffEntry[]; unchanged: number };
 
-type Leaf = { text: string; secret: boolean };
+/** `text` is compared, `shown` is what the diff shows: the text with credentials inside strings masked. */
+type Leaf = { text: string; shown: string; secret: boolean };
 
 /** Stable text for a leaf: object keys sorted, so key order never shows up as a change. */
 function stable(value: unknown): string {
@@ -28,14 +30,16 @@ function flatten(value: unknown, path: string, secret: boolean, out: Map<string,
   const container = value !== null && typeof value === "object";
   const empty = container && Object.keys(value).length === 0;
   if (!container || empty || secret) {
-    out.set(path || "(root)", { text: stable(value), secret });
+    const text = stable(value);
+    const shown = secret ? MASK : typeof value === "string" ? stable(maskSecrets(value)) : text;
+    out.set(path || "(root)", { text, shown, secret: secret || shown !== text });
     return;
   }
   if (Array.isArray(value)) value.forEach((v, i) => flatten(v, `${path}[${i}]`, false, out));
-  else for (const [k, v] of Object.entries(value)) flatten(v, join(path, k), isSecretKey(k) && v !== null && v !== "", out);
+  else for (const [k, v] of Object.entries(value)) flatten(v, join(path, k), hidesSecret(k, v), out);
 }
 
-const show = (leaf: Leaf) => (leaf.secret ? MASK : leaf.text);
+const show = (leaf: Leaf) => leaf.shown;
 
 export function diffJson(before: unknown, after: unknown): JsonDiff {
   const a = new Map<string, Leaf>();

@@ -26,7 +26,7 @@ export const KIND_INFO: Record<AreaKind, { label: string; plural: string; about:
   evaluator: { label: "Evaluator", plural: "Evaluators", about: "How the locked gate scores a case. Receipts pin it by id@version; a new version makes checks 1, 4 and 5 stale." },
   tool_contract: { label: "Tool contract", plural: "Tool contracts", about: "What each tool may do (side effects, destructive or not). A changed contract makes checks 2 and 6 stale; a new tool is a new permission." },
   protected_family: { label: "Protected family", plural: "Protected families", about: "Case families that must not regress (check 5), with the regressions tolerated." },
-  promotion_policy: { label: "Promotion policy", plural: "Promotion policy", about: "The thresholds the seven checks apply: minimum gain, tolerances, evidence age, stop conditions." },
+  promotion_policy: { label: "Promotion policy", plural: "Promotion policy", about: "The thresholds the seven checks apply: check 4's floor (at least 20 locked cases, a minimum gain of at least 0.02), tolerances, evidence age, stop conditions." },
   canary_boundary: { label: "Canary boundary", plural: "Canary boundaries", about: "What a bounded canary may do: tasks, wall time, tools, cost, side effects (check 6)." },
   retry_policy: { label: "Retry policy", plural: "Retry policies", about: "The rollout config runners retry by. A new version makes checks 3 and 6 stale." },
   task_distribution: { label: "Task distribution", plural: "Task distributions", about: "The tasks the agent serves, pinned by name@version. A new version makes checks 2, 4 and 5 stale." },

@@ -5,6 +5,7 @@
 // still stands: the caller gets the original error, never a success.
 import type { AuditActor } from "@/server/audit/audit-log";
 import { appendAudit, AUDIT_LOCK } from "@/server/audit/audit-log";
+import { isRefusalRecorded, markRefusalRecorded } from "@/server/audit/refusal-log";
 import type { Database } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
 
@@ -23,21 +24,18 @@ export type RefusalContext = {
 };
 
 // Refusals whose audit row already committed in the decision's own transaction (refused at commit, with
-// its ApprovalDecision row): the wrapper must not write a second one.
-const alreadyRecorded = new WeakSet<object>();
-
-export function markRefusalRecorded<E extends Error>(error: E): E {
-  alreadyRecorded.add(error);
-  return error;
-}
+// its ApprovalDecision row) are marked: the wrapper must not write a second one. A refusal the wrapper
+// records is marked too, so the HTTP edge (server/audit/refusal-log.ts) does not count it again.
+export { markRefusalRecorded };
 
 /** Runs one decision step; when it throws, records the refusal (see above) and rethrows the same error. */
 export async function withRefusalAudit<T>(database: Database, actor: AuditActor, context: RefusalContext | (() => RefusalContext), step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (error) {
-    if (!(typeof error === "object" && error !== null && alreadyRecorded.has(error))) {
+    if (!isRefusalRecorded(error)) {
       await recordRefusal(database, actor, typeof context === "function" ? safeContext(context) : context, error);
+      if (typeof error === "object" && error !== null) markRefusalRecorded(error);
     }
     throw error;
   }

@@ -10,9 +10,9 @@ import { CLIENT_ADDRESS_HEADER } from "./client-address";
 import { publicOrigin } from "./origin";
 import { authSecret } from "./secret";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/auth/password-policy";
+import { SESSION_COOKIE_PREFIX } from "./session-cookie";
 import { recordSignIn, refuseDisabledUser, signInGuards } from "./sign-in-hooks";
 
-export const SESSION_COOKIE_PREFIX = "lightgate";
 const AUTH_BASE_PATH = "/api/auth";
 const ID_PREFIX: Record<string, string> = { user: "usr", session: "ses", account: "acc", verification: "ver" };
 

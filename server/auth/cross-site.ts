@@ -5,7 +5,7 @@
 // API-key callers (release bots) are no browsers and are judged by their key alone.
 import { getSessionCookie } from "better-auth/cookies";
 import { apiKeyOf } from "./api-keys";
-import { SESSION_COOKIE_PREFIX } from "./better-auth";
+import { SESSION_COOKIE_PREFIX } from "./session-cookie";
 import { publicOrigin } from "./origin";
 
 export type RequestRefusal = { code: "FORBIDDEN" | "UNSUPPORTED_MEDIA_TYPE"; message: string };

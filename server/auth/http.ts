@@ -3,7 +3,10 @@
 // NUL in a JSON body (an email "a@b\u0000") is refused before better-auth takes it to PostgreSQL (a 500 there).
 import type { Database } from "@/server/db/client";
 import { NUL_REFUSAL, nulPath } from "@/server/http/nul";
+import { recordEdgeRefusal } from "@/server/http/edge-refusals";
+import { authPathOf, SERVED_AUTH_PATHS } from "./auth-paths";
 import { getAuth } from "./better-auth";
+import { LOCKED_MESSAGE_START } from "./sign-in-hooks";
 
 const SERVED = "POST /api/auth/sign-in/email, POST /api/auth/sign-out and GET /api/auth/get-session";
 
@@ -22,6 +25,27 @@ async function refuseNulBody(request: Request): Promise<{ refusal: Response } | 
 }
 
 export async function handleAuthRequest(database: Database, incoming: Request): Promise<Response> {
+  const response = await answerAuthRequest(database, incoming);
+  if (response.status >= 400 && response.status < 500) await recordAuthRefusal(database, incoming, response);
+  return response;
+}
+
+/**
+ * Refusals of the served endpoints are recorded (server/http/edge-refusals.ts) — a cross-site sign-in, a bad
+ * body, the per-address limit — but not twice: a wrong password has its own `auth.sign_in_failed` row and
+ * a locked account its refusal-log row with the email (sign-in-hooks.ts). Unserved paths are 404s, not decisions.
+ */
+async function recordAuthRefusal(database: Database, request: Request, response: Response): Promise<void> {
+  const path = authPathOf(request.url, "/api/auth");
+  if (!SERVED_AUTH_PATHS.has(path)) return;
+  const body = (await response.clone().json().catch(() => ({}))) as { code?: unknown; message?: unknown };
+  const message = typeof body.message === "string" ? body.message : "";
+  if (path === "/sign-in/email" && (response.status === 401 || message.startsWith(LOCKED_MESSAGE_START))) return;
+  const reason = typeof body.code === "string" ? body.code.toLowerCase().slice(0, 60) : String(response.status);
+  await recordEdgeRefusal(database, request, null, { route: `auth ${path}`, status: response.status, reason, message }, path === "/sign-in/email" ? "password" : undefined);
+}
+
+async function answerAuthRequest(database: Database, incoming: Request): Promise<Response> {
   const checked = await refuseNulBody(incoming);
   if ("refusal" in checked) return checked.refusal;
   const request = checked.request;

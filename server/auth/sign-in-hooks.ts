@@ -3,16 +3,20 @@
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import type { Database } from "@/server/db/client";
 import { appendAudit, AUDIT_LOCK } from "@/server/audit/audit-log";
+import { refusalLog } from "@/server/audit/refusal-log";
+import { CLIENT_ADDRESS_HEADER } from "./client-address";
 import { DEVICE_COOKIE_MAX_AGE_S, deviceCookieKey, issueDeviceCookie, readDeviceCookie } from "./device-cookie";
 import { loadGrants } from "./roles";
 import { isRefusal, releaseAttempt, reserveAttempt, throttleBucket, type Reservation } from "./sign-in-throttle";
 
 const SIGN_IN = "/sign-in/email";
+/** How a locked attempt's answer begins (server/auth/http.ts knows it is recorded here already). */
+export const LOCKED_MESSAGE_START = "Too many failed sign-ins";
 
 /**
  * better-auth's own limit is per client address (server/auth/client-address.ts), which alone cannot stop
- * guessing from many addresses. Before the password is checked, an attempt on an existing account
- * reserves a slot in that account's budget — or, from a browser holding a valid device cookie for the
+ * guessing from many addresses. Before the password is checked, an attempt reserves a slot in the budget of
+ * the account (or of the email, when it names none) — or, from a browser holding a valid device cookie for the
  * account, in that cookie's own budget — and is refused (429) when the budget is spent. A failed attempt
  * keeps its slot and is audited; any other outcome gives it back. A successful sign-in issues a fresh
  * device cookie, so the person can still get in while strangers have the account locked.
@@ -20,23 +24,35 @@ const SIGN_IN = "/sign-in/email";
 export function signInGuards(database: Database, authSecret: string) {
   const key = deviceCookieKey(authSecret);
   // Per request (better-auth hands both hooks the same context object): the reservation to settle.
-  const held = new WeakMap<object, { reservation: Reservation; userId: string; email: string }>();
+  const held = new WeakMap<object, { reservation: Reservation; userId: string | null; email: string }>();
   return {
     before: createAuthMiddleware(async (ctx) => {
       if (ctx.path !== SIGN_IN) return;
       const email = emailOf(ctx.body);
-      // Guesses at unknown emails protect nothing, so only existing accounts are counted.
-      const user = email ? await database.db.user.findUnique({ where: { email }, select: { id: true } }) : null;
-      if (!user || !email) return;
+      if (!email) return;
+      // An unknown email is counted, locked and recorded exactly as an account is (and better-auth hashes the
+      // password for it as it would check one), so neither the answer, its time nor the lock says which exist.
+      const user = await database.db.user.findUnique({ where: { email }, select: { id: true } });
       const device = readDeviceCookie(key, ctx.getCookie(ctx.context.createAuthCookie("device").name));
-      const reservation = await reserveAttempt(database, throttleBucket(user.id, device));
+      const reservation = await reserveAttempt(database, throttleBucket(user ? { userId: user.id } : { email }, device));
       if (isRefusal(reservation)) {
-        const message = device?.userId === user.id
-          ? "Too many failed sign-ins from this browser. Wait 15 minutes and try again."
-          : "Too many failed sign-ins for this account. Wait 15 minutes, or sign in from a browser you have signed in with before.";
+        const message = user && device?.userId === user.id
+          ? `${LOCKED_MESSAGE_START} from this browser. Wait 15 minutes and try again.`
+          : `${LOCKED_MESSAGE_START} for this account. Wait 15 minutes, or sign in from a browser you have signed in with before.`;
+        // A locked attempt is a refused credential too: recorded through the refusal log, so a flood of them
+        // costs a row per address and window (server/audit/refusal-log.ts), the same for any email.
+        const address = ctx.request?.headers.get(CLIENT_ADDRESS_HEADER) ?? null;
+        await refusalLog(database).record({
+          caller: { actor: null, credential: "password", address: address ? address.slice(0, 64) : null },
+          route: "auth /sign-in/email",
+          method: "POST",
+          status: 429,
+          reason: "locked",
+          message: `${message} (${email.slice(0, 200)})`,
+        });
         throw new APIError("TOO_MANY_REQUESTS", { message }, { "Retry-After": String(reservation.retryAfterS) });
       }
-      held.set(ctx.context, { reservation, userId: user.id, email });
+      held.set(ctx.context, { reservation, userId: user?.id ?? null, email });
     }),
     after: createAuthMiddleware(async (ctx) => {
       if (ctx.path !== SIGN_IN) return;
@@ -62,7 +78,8 @@ function emailOf(body: unknown): string | null {
   return typeof email === "string" && email.length <= 200 ? email.trim().toLowerCase() : null;
 }
 
-async function recordFailedSignIn(database: Database, email: string, userId: string, userAgent: string | null) {
+/** Every failed sign-in, on an existing account (`userId`) or not (null): the same row, the same cost. */
+async function recordFailedSignIn(database: Database, email: string, userId: string | null, userAgent: string | null) {
   await database.transaction(
     (tx) =>
       appendAudit(tx, {

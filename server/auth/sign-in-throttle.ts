@@ -1,8 +1,9 @@
 // Failed sign-ins per account, whatever the client address: the per-address limit alone cannot stop
-// guessing from many addresses. Each attempt on an existing account reserves a slot in its bucket
+// guessing from many addresses. Each attempt (on an existing account or not) reserves a slot in its bucket
 // BEFORE the password is checked, inside one locked transaction, so parallel guesses cannot all pass a
 // check made before any of them was counted; a sign-in that succeeds gives its slot back.
 import type { Database } from "@/server/db/client";
+import { hexId } from "@/server/digest";
 
 export { DEVICE_COOKIE } from "./device-cookie";
 
@@ -10,9 +11,13 @@ export const FAILED_SIGN_IN_LIMIT = 10;
 export const FAILED_SIGN_IN_WINDOW_MS = 15 * 60_000;
 const PRUNE_MARGIN_MS = 60_000;
 
-/** Whose budget an attempt uses: the account's (unknown browsers) or one device cookie's. */
-export function throttleBucket(userId: string, device: { userId: string; nonce: string } | null): string {
-  return device && device.userId === userId ? `device:${device.nonce}` : `account:${userId}`;
+/**
+ * Whose budget an attempt uses: the account's (unknown browsers), one device cookie's, or — for an email with
+ * no account — that email's, counted and locked exactly like an account's so the lock reveals no existence.
+ */
+export function throttleBucket(account: { userId: string } | { email: string }, device: { userId: string; nonce: string } | null): string {
+  if (!("userId" in account)) return `email:${hexId(32, account.email)}`;
+  return device && device.userId === account.userId ? `device:${device.nonce}` : `account:${account.userId}`;
 }
 
 export type Reservation = { bucket: string; windowStart: Date };

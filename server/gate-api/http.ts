@@ -3,9 +3,10 @@
 // encoding, a route for the path and the method), the request's form (JSON, not cross-site with a cookie),
 // the caller (API key or session), the route's access (routes.ts), then the route's own work. Every refusal
 // is `{error, field?, message}`; a failure that is not a refusal is a 500 whose cause stays in the log.
-import { actorCan } from "@/server/auth/actor";
+import { actorCan, type Actor } from "@/server/auth/actor";
 import { jsonRequestRefusal } from "@/server/auth/cross-site";
 import type { Database } from "@/server/db/client";
+import { recordEdgeRefusal } from "@/server/http/edge-refusals";
 import { NUL_REFUSAL, nulInUrl } from "@/server/http/nul";
 import { BAD_PERCENT_ENCODING, decodePathSegments, pathNameProblem } from "@/lib/http/path-segments";
 import { answer, GateApiError, refusalAnswer } from "./answer";
@@ -39,16 +40,24 @@ function routeFor(segments: string[], method: string): { route: GateRoute; param
   return { route: served.route, params };
 }
 
-async function serve(database: Database, request: Request): Promise<Response> {
+/** What `serve` learned before it answered: the route and the caller, for the refusal log. */
+type Seen = { route: string | null; actor: Actor | null };
+
+async function serve(database: Database, request: Request, seen: Seen): Promise<Response> {
   const url = new URL(request.url);
   const nul = nulInUrl(url);
   if (nul) throw new GateApiError(400, "bad_request", `the URL ${NUL_REFUSAL}: %00 in its path or query string`, nul);
   const segments = decodePathSegments(url.pathname);
   if (segments === null) throw new GateApiError(400, "bad_request", BAD_PERCENT_ENCODING);
+  // A wrong method is recorded under the path's pattern (never the raw path: the log's keys stay few).
+  const pattern = PATTERNS.find((p) => p.segments.length === segments.length && p.segments.every((s, i) => s.startsWith(":") || s === segments[i]));
+  seen.route = pattern ? `gate ${pattern.route.path}` : null;
   const { route, params } = routeFor(segments, request.method);
+  seen.route = `gate ${route.method} ${route.path}`;
   const form = jsonRequestRefusal(request, "gate API requests");
   if (form) throw new GateApiError(form.code === "FORBIDDEN" ? 403 : 415, form.code.toLowerCase(), form.message, form.code === "FORBIDDEN" ? undefined : "content-type");
   const actor = await identify(request, database);
+  seen.actor = actor;
   const { scope, agent } = route.access;
   const holds = (s: Parameters<typeof holdsAnywhere>[1]) => holdsAnywhere(actor, s);
   if (scope === "read") {
@@ -84,14 +93,27 @@ async function serve(database: Database, request: Request): Promise<Response> {
   }
 }
 
-/** `/v1/gate/*`: every refusal in the API's shape, and nothing but a JSON 500 for a real failure. */
+/**
+ * `/v1/gate/*`: every refusal in the API's shape, and nothing but a JSON 500 for a real failure. Refusals
+ * that are decisions (server/http/edge-refusals.ts) are recorded before the answer leaves.
+ */
 export async function serveGateApi(database: Database, request: Request): Promise<Response> {
+  const seen: Seen = { route: null, actor: null };
+  let response: Response;
   try {
-    return await serve(database, request);
+    response = await serve(database, request, seen);
   } catch (e) {
     const refused = refusalAnswer(e);
-    if (refused) return refused;
-    console.error(`gate API ${request.method} ${new URL(request.url).pathname.slice(0, 200)}:`, e);
-    return answer(500, { error: "internal", message: "internal error: the server could not answer this call (it is logged)" });
+    if (!refused) {
+      console.error(`gate API ${request.method} ${new URL(request.url).pathname.slice(0, 200)}:`, e);
+      return answer(500, { error: "internal", message: "internal error: the server could not answer this call (it is logged)" });
+    }
+    response = refused;
   }
+  if (response.status >= 400 && response.status < 500) {
+    const body = (await response.clone().json().catch(() => ({}))) as { error?: unknown; message?: unknown };
+    const reason = typeof body.error === "string" ? body.error : String(response.status);
+    await recordEdgeRefusal(database, request, seen.actor, { route: seen.route, status: response.status, reason, message: typeof body.message === "string" ? body.message : "" });
+  }
+  return response;
 }

@@ -5,9 +5,18 @@ import type { CanaryBoundary, Stage1 } from "./receipt/stage1";
 
 const ZCheckKey = z.enum(["1", "2", "3", "4", "5", "6", "7"]);
 
+/** Check 4's floor by default (ARCHITECTURE "Check 4"; bench/check4.ts measures what it buys). */
+export const CHECK4_FLOOR = { minLockedCases: 20, minScoreGain: 0.02 } as const;
+
 export const ZGatePolicy = z.object({
-  /** Check 4: the candidate's mean locked-gate score must exceed the exact parent's by more than this. */
-  minScoreGain: z.number().min(0),
+  /**
+   * Check 4: the lower end of the paired interval of the mean per-case gain must exceed this. Default 0.02
+   * (two points on a 0–1 score): the margin that keeps a no-gain candidate's false-pass rate under 2.5 % at
+   * 20 skewed cases. Publishing refuses less (ZPublishedGatePolicy); this schema also reads older bodies.
+   */
+  minScoreGain: z.number().min(0).default(CHECK4_FLOOR.minScoreGain),
+  /** Check 4: fewer locked cases than this cannot show a gain; the check fails naming the floor. */
+  minLockedCases: z.number().int().min(2).max(100_000).default(CHECK4_FLOOR.minLockedCases),
   /** Check 5: a protected case regresses when it stops passing or its score drops by more than this. */
   protectedScoreTolerance: z.number().min(0),
   /** Protected families required of every receipt, with the most regressions the policy tolerates. */
@@ -25,8 +34,20 @@ export const ZGatePolicy = z.object({
 });
 export type GatePolicy = z.infer<typeof ZGatePolicy>;
 
+const belowFloor = (what: string) => `must be at least ${what}: below it check 4 passes a candidate with no true gain more often than 2.5 % (bench/check4.ts)`;
+/** What a policy owner may publish: check 4's floor may be raised, never lowered. */
+export const ZPublishedGatePolicy = ZGatePolicy.extend({
+  minScoreGain: z.number().min(CHECK4_FLOOR.minScoreGain, belowFloor(String(CHECK4_FLOOR.minScoreGain))).max(1).default(CHECK4_FLOOR.minScoreGain),
+  minLockedCases: z.number().int().min(CHECK4_FLOOR.minLockedCases, belowFloor(`${CHECK4_FLOOR.minLockedCases} locked cases`)).max(100_000).default(CHECK4_FLOOR.minLockedCases),
+});
+
+/** A stored policy as the gate applies it: one published before check 4 had a floor is read with the floor. */
+export function withCheck4Floor(policy: GatePolicy): GatePolicy {
+  return { ...policy, minScoreGain: Math.max(policy.minScoreGain, CHECK4_FLOOR.minScoreGain), minLockedCases: Math.max(policy.minLockedCases, CHECK4_FLOOR.minLockedCases) };
+}
+
 export const DEFAULT_GATE_POLICY: GatePolicy = {
-  minScoreGain: 0,
+  ...CHECK4_FLOOR,
   protectedScoreTolerance: 0,
   protectedFamilies: [],
   requiredSpanFamilies: [],

@@ -1,5 +1,5 @@
 // The gate core's one pseudo-random generator (mulberry32): seeded, so the same receipt always gives the same
-// result on every machine — for the reference fixture's evidence and the paired bootstrap of check 4.
+// result on every machine — for the reference fixture's evidence and bench/check4.ts's simulated receipts.
 export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

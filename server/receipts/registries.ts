@@ -8,7 +8,7 @@ import { AUDIT_LOCK, appendAudit, type AuditActor } from "@/server/audit/audit-l
 import { canonicalJson, digestOf, type Digest } from "@/server/digest";
 import { DomainError } from "@/server/errors";
 import { ZJson } from "@/server/gate/digest";
-import { DEFAULT_GATE_POLICY, ZGatePolicy, type GatePolicy } from "@/server/gate/policy";
+import { DEFAULT_GATE_POLICY, withCheck4Floor, ZGatePolicy, ZPublishedGatePolicy, type GatePolicy } from "@/server/gate/policy";
 import { movingNameIn, movingNameMessage } from "@/server/gate/receipt/exact-names";
 import { ZExpectedEvidence } from "@/server/gate/receipt/stage1";
 
@@ -32,7 +32,7 @@ export const REGISTRY_BODIES: Record<RegistryKind, z.ZodType> = {
   tool_contract: ZRecord,
   task_distribution: ZRecord,
   protected_family: z.object({ maxRegressions: z.number().int().min(0), cases: z.array(z.string().min(1)).optional() }).catchall(ZJson),
-  promotion_policy: ZGatePolicy,
+  promotion_policy: ZPublishedGatePolicy,
   canary_boundary: ZExpectedEvidence.shape.canaryBoundary,
   retry_policy: ZRecord,
   model_server: ZRecord,
@@ -144,7 +144,7 @@ export async function currentEntries(db: Db | Tx, agent: string): Promise<Regist
 /** The promotion policy for an agent, tightened by its protected-case families. */
 export function policyFrom(entries: readonly RegistryRecord[]): GatePolicy {
   const policyEntry = entries.filter((e) => e.kind === "promotion_policy").sort((a, b) => +b.createdAt - +a.createdAt)[0];
-  const policy: GatePolicy = policyEntry ? ZGatePolicy.parse(policyEntry.body) : DEFAULT_GATE_POLICY;
+  const policy: GatePolicy = policyEntry ? withCheck4Floor(ZGatePolicy.parse(policyEntry.body)) : DEFAULT_GATE_POLICY;
   const tolerance = new Map(policy.protectedFamilies.map((f) => [f.family, f.maxRegressions]));
   for (const e of entries.filter((x) => x.kind === "protected_family")) {
     const max = (e.body as { maxRegressions: number }).maxRegressions;

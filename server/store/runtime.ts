@@ -33,7 +33,7 @@ export function getStoreRuntime(): Promise<Runtime> {
       leader: leadership.held,
       onVerdict: (v) => console.log(`store watchdog: ${v.rollout_id}/${v.attempt_id} → ${v.status} (process ${process.pid})`),
     });
-    const serve = createStoreHandler({ store, db: database.db, allowAnonymous: anonymousAllowed(process.env) });
+    const serve = createStoreHandler({ store, db: database.db, audit: database, allowAnonymous: anonymousAllowed(process.env) });
     return { store, serve, handle: toWebHandler(serve), leadership };
   })();
   return g.lightgateStore;

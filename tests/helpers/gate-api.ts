@@ -11,6 +11,7 @@ import { publishRegistryEntry } from "@/server/receipts/registries";
 import { createStore, type LightningStore } from "@/server/store";
 import { createStoreHandler } from "@/server/store/http/handler";
 import { openRowCounter, type RowCounter } from "../hostile/row-counts";
+import { receiptSigningKey } from "@/server/receipts/signing-key";
 import { makePerson, signIn, SYSTEM } from "./auth";
 import { createTestDatabase, type TestDatabase } from "./db";
 import { browserHeaders, keyHeaders, serviceKeys } from "./matrix-client";
@@ -39,7 +40,7 @@ export type GateWorld = {
 export async function gateWorld(dialect: Dialect, label: string): Promise<GateWorld> {
   const database = await createTestDatabase(dialect, label);
   const store = createStore(database, { scanDebounceMs: 0 });
-  const handler = createStoreHandler({ store, db: database.db, allowAnonymous: false });
+  const handler = createStoreHandler({ store, db: database.db, audit: database, allowAnonymous: false });
   // What Next.js would serve: only the health check, which the hostile runner polls.
   const notNext = (req: http.IncomingMessage, res: http.ServerResponse) =>
     void (req.url === "/api/health" ? res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}') : res.writeHead(404).end("not served here"));
@@ -50,6 +51,9 @@ export async function gateWorld(dialect: Dialect, label: string): Promise<GateWo
   const put = await store.updateResources(PARENT_ID, { prompt: { resource_type: "prompt_template", template: "Answer {question} briefly.", engine: "f-string" } });
   const v = (await store.resourcesVersion(PARENT_ID, put.version))!;
   await publishRegistryEntry(database, { kind: "evaluator", name: EVALUATOR.id, agent: "*", version: EVALUATOR.version, body: { scoring: "runner_reward" }, actor: SYSTEM });
+  // The receipt key exists, as on any server past its first audit checkpoint: a refusal's audit record that
+  // closes a checkpoint then makes no key mid-test (the row counts leave refusal records out).
+  await receiptSigningKey(database.db);
   const rows = await openRowCounter(database.url);
   const headersOf = (who: Who) => (typeof who === "string" ? keyHeaders(keys.get(who)!) : who.headers);
   return {

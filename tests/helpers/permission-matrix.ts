@@ -12,7 +12,7 @@ import { minimalInput } from "./minimal-input";
 
 // The only procedures anyone may call without a scope, each for a stated reason.
 export const PUBLIC_PROCEDURES: Record<string, string> = {
-  "system.status": "health and version for the public status page",
+  "system.status": "healthy / not healthy for anyone (the public status page); the database and process only with dashboard:read",
   "auth.me": "answers null without a session, so the shell can offer sign-in",
   "auth.setupStatus": "tells /setup whether a first admin is still needed",
   "auth.createFirstAdmin": "first-run setup; refuses once the instance is set up",

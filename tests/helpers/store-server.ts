@@ -16,7 +16,7 @@ export type StoreServer = StoreFixture & {
 
 export async function startStoreServer(dialect: Dialect, label = "http", opts: { allowAnonymous?: boolean; scanDebounceMs?: number } = {}): Promise<StoreServer> {
   const f = await createTestStore(dialect, label, { scanDebounceMs: opts.scanDebounceMs ?? 0 });
-  const handle = createStoreHandler({ store: f.store, db: f.database.db, allowAnonymous: opts.allowAnonymous ?? false });
+  const handle = createStoreHandler({ store: f.store, db: f.database.db, audit: f.database, allowAnonymous: opts.allowAnonymous ?? false });
   const served = await serveHandler(handle);
   const keys = {
     runner: (await createApiKey(f.database.db, { name: "test runner", role: "runner" })).token,

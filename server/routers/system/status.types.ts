@@ -1,7 +1,10 @@
 import { z } from "zod";
 
-export const ZStatusResponse = z.object({
-  ok: z.boolean(),
+/** What anyone may learn: whether the instance is healthy. */
+export const ZPublicStatus = z.object({ ok: z.boolean(), checkedAt: z.date() });
+
+/** What a signed-in person with a role sees besides: the database, its migrations and the serving process. */
+export const ZStatusDetails = ZPublicStatus.extend({
   version: z.string(),
   database: z.object({
     dialect: z.enum(["sqlite", "postgresql"]),
@@ -17,6 +20,8 @@ export const ZStatusResponse = z.object({
     }),
   }),
   process: z.object({ uptimeSeconds: z.number(), rssMb: z.number(), node: z.string(), pid: z.number() }),
-  checkedAt: z.date(),
 });
+
+// Details first: a union tries its members in order and an object member strips keys it does not know.
+export const ZStatusResponse = z.union([ZStatusDetails, ZPublicStatus]);
 export type TStatusResponse = z.infer<typeof ZStatusResponse>;

@@ -90,7 +90,10 @@ describeEachDialect(`HTTP route matrix (${routeCells.length} route cells + auth 
     const endpoints = authEndpoints((await getAuth(database)).api as unknown as Record<string, unknown>);
     for (const served of SERVED_AUTH_PATHS.keys()) expect(endpoints.map((e) => e.path), `${served} is served but better-auth has no such endpoint`).toContain(served);
     const session: Identity = { label: "a signed-in person", kind: "user", grants: [] };
-    const counts = () => Promise.all([database.db.user.count(), database.db.authAccount.count(), database.db.authSession.count(), database.db.authVerification.count(), database.db.auditEvent.count()]);
+    // Refusals are recorded (server/audit/refusal-log.ts): those rows are no writes of a switched-off endpoint.
+    const changes = { action: { not: { startsWith: "request.refused" } } };
+    const counts = () => Promise.all([database.db.user.count(), database.db.authAccount.count(), database.db.authSession.count(), database.db.authVerification.count(), database.db.auditEvent.count({ where: changes })]);
+    const seq = (await database.db.auditEvent.findFirst({ orderBy: { seq: "desc" }, select: { seq: true } }))?.seq ?? 0;
     const before = await counts();
     // What the switched-off writers would take, so a path that was still served would act on it.
     const body = { email: person.email, password: TEST_PASSWORD, currentPassword: TEST_PASSWORD, newPassword: `${TEST_PASSWORD}-new`, name: "Matrix Intruder", token: "matrix-probe", callbackURL: "/" };
@@ -99,6 +102,9 @@ describeEachDialect(`HTTP route matrix (${routeCells.length} route cells + auth 
     const wrong = [...(await run(cells.filter((c) => c.caller === NOBODY), browserHeaders())), ...(await run(cells.filter((c) => c.caller === session), person.headers))];
     expect(wrong.join("\n")).toBe("");
     expect(await counts()).toEqual(before);
+    // and a refusal is recorded only for a path that is served (an unserved one is a 404, not a decision)
+    const refused = await database.db.auditEvent.findMany({ where: { seq: { gt: seq }, action: { startsWith: "request.refused" } }, select: { targetId: true } });
+    for (const { targetId } of refused) expect([...SERVED_AUTH_PATHS.keys()].map((p) => `auth ${p}`)).toContain(targetId);
   });
 
   it("auth: signing in is public; signing out ends the session it is sent with", async () => {

@@ -26,7 +26,8 @@ describeEachDialect("a foreign agent over HTTP only", (dialect) => {
     // The policy owner's rules for this agent: its one tool has no side effects; its model server's price.
     await publishRegistryEntry(world.database, { kind: "tool_contract", name: "search_kb", agent: AGENT, body: { tool: "search_kb", side_effects: [] }, actor: SYSTEM });
     await publishRegistryEntry(world.database, { kind: "model_server", name: "rule-based", agent: AGENT, version: "1", body: { pricing: { input_usd_per_million_tokens: 0.5, output_usd_per_million_tokens: 1.5 } }, actor: SYSTEM });
-    const heldOut = Array.from({ length: 12 }, (_, i) => {
+    // 20 held-out cases: the default policy's floor for check 4 (fewer cannot show a gain).
+    const heldOut = Array.from({ length: 20 }, (_, i) => {
       const family = i % 4 === 0 ? "refunds" : "general";
       return { id: `h-${i}`, input: { question: question(i, family) }, family, protected: family === "refunds" };
     });

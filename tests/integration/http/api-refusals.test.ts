@@ -24,6 +24,19 @@ async function jsonOf(res: Response): Promise<{ message?: string }> {
 }
 
 describe("API refusals name the problem", () => {
+  // The route files record their refusals in the process-wide database (server/http/api-route.ts).
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase("sqlite", "api-refusals");
+    process.env.DATABASE_URL = database.url;
+  });
+  afterAll(async () => {
+    const global = globalThis as { lightgateDb?: Promise<{ close(): Promise<void> }> };
+    if (global.lightgateDb) await (await global.lightgateDb).close();
+    delete global.lightgateDb;
+    await database?.drop();
+  });
+
   it("finds the API routes", () => {
     expect(ROUTES.length).toBeGreaterThanOrEqual(10);
   });

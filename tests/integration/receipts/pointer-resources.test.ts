@@ -5,15 +5,11 @@
 // a release lineage is judged: creating the approved default's missing id with other content is refused to
 // any key, a key without `store:enqueue` for the agent is refused, and both refusals are in the audit log.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { makeActor } from "@/server/auth/actor";
 import { createApiKey } from "@/server/auth/api-keys";
 import { registerCandidate } from "@/server/candidates/register";
 import { canonicalJson, sha256Digest, type Digest } from "@/server/digest";
 import { stage1For } from "@/server/gate/reference/common";
 import { adoptRootDefault } from "@/server/receipts/default-pointer";
-import { storeFor } from "@/server/store";
-import { HttpError } from "@/server/store/http/io";
-import { writeResourcesAs } from "@/server/store/http/lineage-guard";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { serveMatrixApp, type MatrixServer } from "../../helpers/matrix-server";
 
@@ -110,22 +106,20 @@ describeEachDialect("the pointer route serves its target's bytes", (dialect) => 
     expect(await (await call("/v1/pointers/ghost/approved-default/resources", keys.runner)).json()).toMatchObject({ version: 1, resources: APPROVED });
   });
 
-  it("refuses a key without store:enqueue for the agent a write's lineage belongs to, and records it", async () => {
-    // A key bound to another agent (per-agent grants, as a bound API key's actor holds them).
-    const otherAgents = makeActor("service", "ak-bound", "bound algorithm", [{ role: "algorithm", agent: "unit-converter" }]);
-    const store = storeFor(database);
-    const refused = await writeResourcesAs(store, otherAgents, "rs-desk", prompt("foreign {x}")).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(HttpError);
-    expect((refused as HttpError).status).toBe(403);
-    expect(String((refused as HttpError).detail)).toMatch(/agent desk's release lineage.*"store:enqueue" scope for agent "desk"/);
-    expect((await store.getResources("rs-desk"))?.version).toBe(2);
+  it("refuses a key bound to another agent a write into this agent's lineage, and records it", async () => {
+    const bound = async (name: string, agent: string) => (await createApiKey(database.db, { name, role: "algorithm", agents: [agent] })).token;
+    const converter = await bound("converter algorithm", "unit-converter");
+    const refused = await write("rs-desk", prompt("foreign {x}"), converter);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(/agent desk's release lineage.*"store:enqueue" scope for agent "desk"/);
+    expect(((await (await call("/v1/agl/resources/rs-desk", keys.runner)).json()) as { version: number }).version).toBe(2);
     const rows = await refusals("rs-desk");
-    expect(rows.at(-1)).toMatchObject({ actorId: "ak-bound" });
+    expect(rows.at(-1)).toMatchObject({ actorName: "converter algorithm" });
     expect(JSON.parse(rows.at(-1)!.after!)).toMatchObject({ agent: "desk" });
 
     // A key bound to the desk writes there; an id no lineage names takes any writer.
-    const desk = makeActor("service", "ak-desk", "desk algorithm", [{ role: "algorithm", agent: "desk" }]);
-    expect((await writeResourcesAs(store, desk, "rs-desk", prompt("desk {x}"))).version).toBe(3);
-    expect((await writeResourcesAs(store, otherAgents, "rs-free", prompt("free {x}"))).version).toBe(1);
+    const desk = await bound("desk algorithm", "desk");
+    expect(((await (await write("rs-desk", prompt("desk {x}"), desk)).json()) as { version: number }).version).toBe(3);
+    expect(((await (await write("rs-free", prompt("free {x}"), converter)).json()) as { version: number }).version).toBe(1);
   });
 });

@@ -11,6 +11,9 @@ import { startStoreServer, type StoreServer } from "../../helpers/store-server";
 import { serveTrpc, type TrpcServer } from "../../helpers/trpc-server";
 
 const SECRETS = ["sk-input", "k-nested", "t-metadata", "p-attempt", "Bearer s3cr3t", "w-secret", "sk-resource", "k-sampling", "sk-openai", "sk-rotated"];
+// Sentry's default sensitive fields and credentials inside strings (issue 23): under `bearer`, `auth`, `pass`,
+// `extra_body`, and a URL's userinfo or a Bearer token in any string value.
+const MORE_SECRETS = ["b-bearer", "a-auth", "p-pass", "x-extra", "u-s3cr3t", "tok-in-text-42"];
 const llm = (apiKey: string, sampling: Record<string, unknown>) => ({ resource_type: "llm", endpoint: "http://llm.local/v1", model: "m", api_key: apiKey, sampling_parameters: sampling });
 
 describeEachDialect("secrets in stored JSON", (dialect) => {
@@ -26,7 +29,20 @@ describeEachDialect("secrets in stored JSON", (dialect) => {
     const cookie = await signIn(srv.database, viewer.email, viewer.password);
     client = makeTrpcClient(web.url, () => ({ cookie }));
 
-    const rollout = await srv.client.enqueueRollout({ api_key: "sk-input", nested: { key: "k-nested" }, keyboard: "qwerty" }, { metadata: { token: "t-metadata" } });
+    const rollout = await srv.client.enqueueRollout(
+      {
+        api_key: "sk-input",
+        nested: { key: "k-nested" },
+        keyboard: "qwerty",
+        bearer: "b-bearer",
+        auth: { user: "u", secret_word: "a-auth" },
+        db_pass: "p-pass",
+        extra_body: { "x-provider-key": "x-extra" },
+        endpoint: "https://svc:u-s3cr3t@llm.example.com/v1",
+        log: "called with Authorization: Bearer tok-in-text-42",
+      },
+      { metadata: { token: "t-metadata" } },
+    );
     ids.rollout = rollout.rollout_id;
     ids.attempt = (await srv.client.dequeue(ids.worker)).attempt.attempt_id;
     await srv.client.updateAttempt(ids.rollout, ids.attempt, { metadata: { password: "p-attempt" } });
@@ -59,10 +75,20 @@ describeEachDialect("secrets in stored JSON", (dialect) => {
     };
     for (const [procedure, answer] of Object.entries(answers)) {
       const text = JSON.stringify(answer);
-      for (const secret of SECRETS) expect(text, `${procedure} shows ${secret}`).not.toContain(secret);
+      for (const secret of [...SECRETS, ...MORE_SECRETS]) expect(text, `${procedure} shows ${secret}`).not.toContain(secret);
     }
     const [rollout] = (answers.listRollouts as { items: { input: Record<string, unknown> }[] }).items;
-    expect(rollout!.input).toEqual({ api_key: MASK, nested: { key: MASK }, keyboard: "qwerty" });
+    expect(rollout!.input).toEqual({
+      api_key: MASK,
+      nested: { key: MASK },
+      keyboard: "qwerty",
+      bearer: MASK,
+      auth: MASK,
+      db_pass: MASK,
+      extra_body: MASK,
+      endpoint: `https://${MASK}@llm.example.com/v1`,
+      log: `called with Authorization: Bearer ${MASK}`,
+    });
     const span = answers.getSpan as { attributes: Record<string, unknown> };
     expect(span.attributes).toMatchObject({ "http.request.header.authorization": MASK, "gen_ai.usage.input_tokens": 12 });
     const v1 = answers.getResourcesVersion as { resources: { main: { sampling_parameters: Record<string, unknown> } } };

@@ -21,6 +21,14 @@ describe("diffJson", () => {
     expect(JSON.stringify(diffJson({}, { password: "hunter2" }))).not.toContain("hunter2");
   });
 
+  it("masks credentials inside strings, and a change of only the password still shows as changed", () => {
+    const d = diffJson({ endpoint: "https://u:old-pw@llm/v1", pass: true }, { endpoint: "https://u:new-pw@llm/v1", pass: false });
+    expect(d.entries).toEqual([
+      { path: "endpoint", change: "changed", before: '"https://••••••••@llm/v1"', after: '"https://••••••••@llm/v1"', secret: true },
+      { path: "pass", change: "changed", before: "true", after: "false", secret: false },
+    ]);
+  });
+
   it("treats empty containers as leaves and the root as a path", () => {
     expect(diffJson({ a: {} }, { a: [] }).entries).toEqual([{ path: "a", change: "changed", before: "{}", after: "[]", secret: false }]);
     expect(diffJson(1, 2).entries).toEqual([{ path: "(root)", change: "changed", before: "1", after: "2", secret: false }]);
