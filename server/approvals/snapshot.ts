@@ -67,7 +67,7 @@ export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candi
     report,
     step,
     target,
-    situation: { agent: c.agent, verdict: report.verdict, verdictStep: step, open: openChecks(report), stale, excluded, canaryApprovers, decided, pointer: noop && !noop.allowed ? noop.reason : null },
+    situation: { agent: c.agent, verdict: report.verdict, verdictStep: step, open: openChecks(report), stale, excluded, canaryApprovers, decided, pointer: noop && !noop.allowed ? `${noop.reason}${step === "canary" ? ": roll the canary back to the exact parent before a new canary step" : ""}` : null },
     candidate: { resourceId: c.resourcesId, version: c.version, digest: c.digest },
     pointerFrom: pointer && { resourceId: pointer.resourcesId, version: pointer.version, digest: pointer.digest },
     facts,

@@ -109,6 +109,13 @@ export function promotionState(f: PromotionFacts): PromotionState {
     if (f.gate.verdict === "READY FOR APPROVAL") return state("ready-for-default", "default", number, "Waiting for another authorized person to approve the default step.");
     return state("canary-sealed", "default", number, "The default step was approved: the approved default moves in the same transaction.");
   }
-  if (f.gate.verdict === "READY FOR APPROVAL") return state("ready-for-canary", "canary", number, "Waiting for an authorized approval of the bounded canary step.");
+  if (f.gate.verdict === "READY FOR APPROVAL") {
+    // A re-run that did not carry the sealed canary stage says so (decideRerun: its evidence was stale at the re-run).
+    const lastRun = f.history.findLastIndex((e) => e.kind === "gate-run");
+    const dropped = f.history.slice(0, lastRun).some((e) => e.kind === "canary-sealed");
+    const serving = f.pointers.canary === digest ? " The canary pointer still names this candidate: roll it back to the exact parent before a new canary step." : "";
+    const why = dropped ? "The re-run did not keep the default step (the sealed canary stage's evidence was stale at the re-run): the canary step starts again." : "Waiting for an authorized approval of the bounded canary step.";
+    return state("ready-for-canary", "canary", number, why + serving);
+  }
   return state("canary-approved", "default", number, "The canary step was approved: the canary stage starts.");
 }

@@ -163,3 +163,13 @@ describe("promotion state machine, properties", () => {
     );
   });
 });
+
+describe("promotion state machine, after a re-run that dropped the canary stage", () => {
+  it("says the canary step starts again, and how to free the canary pointer", () => {
+    const history: PromotionEvent[] = [{ kind: "gate-run", at: "t1" }, { kind: "approval", step: "canary", decision: "approve", actorId: "ana", at: "t2" }, { kind: "canary-sealed", at: "t3" }, { kind: "gate-run", at: "t4" }];
+    const s = promotionState(facts({ history, pointers: { canary: X, approvedDefault: P } }));
+    expect(s.name).toBe("ready-for-canary");
+    expect(s.next).toMatch(/did not keep the default step/);
+    expect(s.next).toMatch(/roll it back to the exact parent/);
+  });
+});
