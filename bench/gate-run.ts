@@ -6,7 +6,9 @@
 //   - waiting on Lightgate: the wall time during which no runner or verifier had anything to do — no gate
 //     rollout queued or running, no finished canary outcome unverified — so the run waited on Lightgate alone
 //     (starting, judging, moving phases, waking late). A rollout's time in the queue counts as the runners' (they
-//     poll for work, as Agent Lightning runners do), and so does the store's serving of their calls.
+//     poll for work, as Agent Lightning runners do), and so does the store's serving of their calls. The settle
+//     windows (the promotion policy's `settleSeconds` after each stage's last rollout ended, during which the gate
+//     waits for late spans on purpose) are the policy's, reported apart.
 //   - steps' elapsed time: the sum over every orchestrator step, start to end. An upper bound: steps overlap the
 //     runners' work, and in this process (as in the server's) a step's awaits also wait while the store serves
 //     runners' calls on the same event loop.
@@ -23,7 +25,9 @@ import { publishDeskGateDatasets } from "../server/desk/gate-datasets";
 import { publishDeskRegistry } from "../server/desk/registry";
 import { serveGateApi } from "../server/gate-api/http";
 import { createLightgateServer } from "../server/http/server-listener";
+import { settleSecondsOf } from "../server/gate/policy";
 import { orchestrateGates, requestGateRun } from "../server/receipts/gate-queue";
+import { currentPolicy } from "../server/receipts/registries";
 import { createStore } from "../server/store";
 import { createStoreHandler } from "../server/store/http/handler";
 import { DESK_ALGORITHM, registerDeskCandidate } from "../tests/helpers/desk-candidate";
@@ -107,11 +111,12 @@ async function benchOnce(dialect: "sqlite" | "postgresql", round: number) {
 /**
  * From the records: the run's span (requested → finished) less the union of the intervals in which a runner or
  * the verifier had work — each gate rollout from its enqueue to its end, each canary outcome from its end to its
- * verification. What is left is time the run waited on Lightgate alone.
+ * verification, and each stage's settle window after its last rollout ended (the policy's wait, returned as
+ * `settle`). What is left is time the run waited on Lightgate alone.
  */
 async function waitingOnLightgate(database: Database, runId: string) {
   const run = await database.db.gateRun.findUniqueOrThrow({ where: { id: runId } });
-  const tasks = await database.db.gateRunTask.findMany({ where: { gateRunId: runId }, select: { rolloutId: true, judgedAt: true } });
+  const tasks = await database.db.gateRunTask.findMany({ where: { gateRunId: runId }, select: { rolloutId: true, judgedAt: true, phase: true } });
   const ids = tasks.map((t) => t.rolloutId);
   const judged = new Map(tasks.map((t) => [t.rolloutId, t.judgedAt]));
   const rollouts = await database.db.storeRollout.findMany({ where: { rolloutId: { in: ids } }, select: { rolloutId: true, startTime: true, endTime: true } });
@@ -126,6 +131,16 @@ async function waitingOnLightgate(database: Database, runId: string) {
   for (const v of verifications) busy.push([ended.get(v.rolloutId) ?? v.createdAt.getTime(), v.createdAt.getTime()]);
   const from = run.requestedAt.getTime();
   const to = run.finishedAt!.getTime();
+  const candidate = await database.db.candidate.findUniqueOrThrow({ where: { id: run.candidateId }, select: { agent: true } });
+  const settleMs = settleSecondsOf(await currentPolicy(database.db, candidate.agent)) * 1000;
+  let settle = 0;
+  for (const stage of [["locked_gate", "rollback"], ["canary", "canary_stage"]]) {
+    const ends = tasks.filter((t) => stage.includes(t.phase)).map((t) => ended.get(t.rolloutId) ?? 0);
+    if (!ends.length) continue;
+    const last = Math.max(...ends);
+    busy.push([last, last + settleMs]);
+    settle += Math.max(0, Math.min(last + settleMs, to) - last);
+  }
   busy.sort((a, b) => a[0] - b[0]);
   let covered = 0;
   let reach = from;
@@ -135,7 +150,7 @@ async function waitingOnLightgate(database: Database, runId: string) {
     if (end > start) covered += end - start;
     reach = Math.max(reach, end);
   }
-  return { span: to - from, waiting: to - from - covered };
+  return { span: to - from, waiting: to - from - covered, settle };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -155,7 +170,7 @@ async function main() {
       const res = await benchOnce(dialect, r);
       results.push(res);
       const phases = Object.entries(res.phases).map(([p, ms]) => `${p} ${s(ms)}`).join(", ");
-      console.log(`${dialect} run ${r + 1}: ${res.status}${res.error ? ` (${res.error})` : ""} in ${s(res.wall)} — ${phases}; rollouts ${JSON.stringify(res.tasks)}; waiting on Lightgate ${s(res.waited.waiting)} = ${pct(res.waited.waiting, res.waited.span)}; steps' elapsed ${s(res.orchestration)} = ${pct(res.orchestration, res.wall)}; this process's CPU ${s(res.cpu)} = ${pct(res.cpu, res.wall)} (load ${os.loadavg()[0]!.toFixed(1)})`);
+      console.log(`${dialect} run ${r + 1}: ${res.status}${res.error ? ` (${res.error})` : ""} in ${s(res.wall)} — ${phases}; rollouts ${JSON.stringify(res.tasks)}; waiting on Lightgate ${s(res.waited.waiting)} = ${pct(res.waited.waiting, res.waited.span)} (settle windows ${s(res.waited.settle)}, the policy's, apart); steps' elapsed ${s(res.orchestration)} = ${pct(res.orchestration, res.wall)}; this process's CPU ${s(res.cpu)} = ${pct(res.cpu, res.wall)} (load ${os.loadavg()[0]!.toFixed(1)})`);
     }
     const walls = results.map((r) => r.wall);
     const range = (xs: number[], f: (x: number) => string) => `${f(median(xs))} median (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;

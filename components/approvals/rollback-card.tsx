@@ -90,6 +90,15 @@ export function RollbackCard({ option, onDone }: { option: RollbackOption; onDon
             </Field>
           </>
         )}
+        {option.unloadable.length > 0 && !begun && (
+          <ul className="space-y-1 text-xs text-fail" data-testid={`rollback-unloadable-${option.pointer}`}>
+            {option.unloadable.map((u) => (
+              <li key={u.ref.digest} className="break-words">
+                Not offered: {u.reason}.
+              </li>
+            ))}
+          </ul>
+        )}
         {!begun && (
           <Button variant="secondary" onClick={review} disabled={!ready || busy} className={blocked ? "!bg-panel-2 !text-ink-3" : ""} data-testid={`rollback-button-${option.pointer}`}>
             {blocked ? <Lock className="h-4 w-4" aria-hidden="true" /> : <Undo2 className="h-4 w-4" aria-hidden="true" />} Review rollback

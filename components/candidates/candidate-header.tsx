@@ -6,6 +6,7 @@ import { AlertTriangle, CheckCircle2, Clock, History, ShieldAlert } from "lucide
 import { Time } from "@/components/ui/time";
 import { signed } from "@/components/ui/format";
 import { staleSentence } from "@/lib/approvals/availability";
+import { evaluatorLine, judgedBySentence } from "@/lib/candidates/judged-by";
 import { RerunGate } from "./rerun-gate";
 import { STATUS_TONE, CheckStatusBadge } from "./verdict";
 import type { CandidateDetail } from "./types";
@@ -83,22 +84,24 @@ const VERSION_NAMES: Record<string, string> = {
 
 const ageLimit = (s: number | null) => (s === null ? "—" : s >= 86_400 ? `${+(s / 86_400).toFixed(1)} days` : `${+(s / 3600).toFixed(1)} h`);
 
-/** "Fresh until …" with the limit that decides it, or since when it is stale. */
+/** "Fresh until …" with the limit that decides it, or since when it is stale — naming what judged the evidence. */
 function FreshLine({ detail }: { detail: CandidateDetail }) {
   const stale = detail.report?.freshness.stale ?? [];
   const f = detail.freshUntil;
   const dependsOn = (f?.dependsOn ?? []).map((k) => VERSION_NAMES[k] ?? k).join(", ");
+  const judged = judgedBySentence(detail.judgedBy);
   if (stale.length) {
     return (
       <span className="font-medium text-stale" data-testid="fresh-until">
         <AlertTriangle className="mr-1 inline h-3.5 w-3.5" aria-hidden="true" />
-        Stale: {stale.length} check result{stale.length > 1 ? "s" : ""} (see above)
+        Stale: {stale.length} check result{stale.length > 1 ? "s" : ""} (see above){judged ? ` — the evidence was ${judged}` : ""}
       </span>
     );
   }
   return (
     <span className="text-ink-2" data-testid="fresh-until">
       <span className="font-medium text-pass">Evidence fresh</span>
+      {judged ? ` (${judged})` : ""}
       {f?.at ? (
         <>
           {" "}
@@ -113,13 +116,13 @@ function FreshLine({ detail }: { detail: CandidateDetail }) {
 }
 
 export function FreshnessBanner({ detail }: { detail: CandidateDetail }) {
-  const { report, stage1, stage2, stage3, versions } = detail;
+  const { report, stage1, stage2, stage3 } = detail;
   const stale = report?.freshness.stale ?? [];
   const canary = stage3?.canary?.window;
   const items: [string, React.ReactNode][] = [
     ["Data cutoff", stage2 ? <Time at={stage2.dataCutoff} /> : "no stage 2"],
     ["Gate ran", stage3 ? <Time at={stage3.computedAt} /> : "not yet"],
-    ["Evaluator", stage1 ? `${stage1.evaluator.id} v${stage1.evaluator.version}${versions.evaluator.includes(`@${stage1.evaluator.version}#`) ? "" : " (superseded)"}` : "—"],
+    ["Evaluator", evaluatorLine(detail.judgedBy?.evaluator, stage1?.evaluator, detail.versions.evaluator)],
     ["Parent", stage1 ? `${stage1.parent.resourceId} v${stage1.parent.version} (${parentStanding(detail)})` : "—"],
     [
       "Canary window",

@@ -13,7 +13,7 @@ import type { CandidateDetail } from "./types";
 // What a gate run seals anew (server/receipts/gate-queue.ts → gate-run.ts: a new stage 3).
 const REDO: Record<number, string> = {
   1: "resolves every pin again (candidate, parent, snapshots, evaluator)",
-  4: "runs the locked held-out gate again for the candidate and its exact parent, case by case",
+  4: "runs the locked held-out gate again for the candidate and its exact parent, case by case, scored by the evaluator in force now (the new stage 3 names it; stage 1 keeps its declaration)",
   5: "re-compares the protected cases against the exact parent",
   6: "runs a new bounded canary and verifies each outcome",
   7: "tests the rollback to the exact parent again",

@@ -14,6 +14,7 @@ import { verifyBotSignature } from "@/server/auth/bot-keys";
 import { verifySignature, type SignedPayload } from "@/server/auth/signing";
 import { issueDecisionPayload } from "./issue";
 import { appendAudit, AUDIT_LOCK } from "@/server/audit/audit-log";
+import { unloadableSentence } from "@/server/candidates/loadable";
 import { movePointer, pointerLock, readPointer } from "@/server/candidates/pointers";
 import type { Database, Tx } from "@/server/db/client";
 import { badInput, DomainError } from "@/server/errors";
@@ -40,6 +41,9 @@ type Refusal = { reason: string; code: "FORBIDDEN" | "PRECONDITION_FAILED" | "CO
 
 /** Why `actor` may not approve what `snap` shows (null: may). The same rules at page load and at commit. */
 async function refusalOf(tx: Database["db"] | Tx, snap: ApprovalSnapshot, actor: Actor): Promise<Refusal | null> {
+  // First and by name: no step may route consumers towards a release whose exact parent cannot be loaded.
+  const { parentLoad, candidate } = snap.state;
+  if (parentLoad && !parentLoad.loadable) return { reason: `check 1 fails: ${unloadableSentence("the exact parent", candidate.parent, parentLoad)}`, code: "PRECONDITION_FAILED", field: "parent" };
   const availability = approvalAvailability(snap.situation, await viewerOf(tx, actor));
   if (!availability.enabled) {
     const code = availability.code === "scope" || availability.code === "duties" ? "FORBIDDEN" : "PRECONDITION_FAILED";
@@ -208,7 +212,7 @@ async function commit(
   key: ReceiptKey,
   now: Date,
 ) {
-  const { candidate: c, chain, policy, currentVersions, lateEvidence } = snap.state;
+  const { candidate: c, chain, policy, currentVersions, lateEvidence, parentLoad } = snap.state;
   const at = now.toISOString();
   const approval = { step: snap.step, decision: "approve" as const, actor: actorRefFor(actor, c.agent), approves: snap.target!, at, comment: data.comment };
   const link = await source.sealApproval(tx, c.id, approval, at);
@@ -229,7 +233,7 @@ async function commit(
   let verdict: string;
   let reason: string;
   if (snap.step === "canary") {
-    const report = evaluateGate({ receipt, policy, currentVersions, now, decisions, lateEvidence });
+    const report = evaluateGate({ receipt, policy, currentVersions, now, decisions, lateEvidence, parentLoad });
     if (report.verdict !== "PROMOTE TO BOUNDED CANARY") throw new Error(`after approval the verdict is ${report.verdict}, not PROMOTE TO BOUNDED CANARY`);
     ({ verdict, sentence: reason } = report);
   } else {
@@ -239,7 +243,7 @@ async function commit(
       latestCandidate: null,
       approvedDefault: current && { resourceId: current.resourcesId, version: current.version, digest: current.digest, receiptDigest: (current.receiptDigest ?? link.digest) as typeof link.digest },
     };
-    const move = decideDefaultMove({ receipt, receiptHead: link.digest, pointers, policy, currentVersions, now, decisions, lateEvidence });
+    const move = decideDefaultMove({ receipt, receiptHead: link.digest, pointers, policy, currentVersions, now, decisions, lateEvidence, parentLoad });
     if (!move.allowed) throw new DomainError("PRECONDITION_FAILED", `the approved default may not move: ${move.reasons.join("; ")}`, "receipt");
     ({ verdict, sentence: reason } = move.report);
   }

@@ -32,6 +32,7 @@ export const receiptSource: ReceiptSource = {
       currentVersions: stored.versions,
       decisions: stored.decisions,
       lateEvidence: stored.lateEvidence,
+      parentLoad: stored.parentLoad,
       judged: stored.report ? { receipt: stored.receipt, report: stored.report, now } : undefined,
     };
   },

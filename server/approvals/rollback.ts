@@ -7,6 +7,7 @@ import { actorCan } from "@/server/auth/actor";
 import type { SignedPayload } from "@/server/auth/signing";
 import { issueDecisionPayload } from "./issue";
 import { appendAudit, AUDIT_LOCK } from "@/server/audit/audit-log";
+import { resourceLoad, unloadableSentence } from "@/server/candidates/loadable";
 import { movePointer, pointerLock, readPointer, type PointerKind } from "@/server/candidates/pointers";
 import type { Database, Db, Tx } from "@/server/db/client";
 import { badInput, DomainError } from "@/server/errors";
@@ -28,7 +29,8 @@ import type { ReceiptSource } from "./source";
 
 export type RollbackPointer = Extract<PointerKind, "approved_default" | "canary">;
 export type RollbackTarget = { ref: ResourceRef; candidateId: string | null; receiptDigest: Digest | null; why: string };
-export type RollbackOptions = { agent: string; pointer: RollbackPointer; current: ResourceRef | null; targets: RollbackTarget[]; blocked: string | null; parentOfCurrent?: string | null };
+/** `unloadable`: targets the rules would allow whose exact version no longer loads (missing, or other bytes): never offered. */
+export type RollbackOptions = { agent: string; pointer: RollbackPointer; current: ResourceRef | null; targets: RollbackTarget[]; unloadable: { ref: ResourceRef; reason: string }[]; blocked: string | null; parentOfCurrent?: string | null };
 
 const refOf = (r: { resourcesId: string; version: number; digest: string }): ResourceRef => ({ resourceId: r.resourcesId, version: r.version, digest: r.digest });
 
@@ -36,7 +38,7 @@ const refOf = (r: { resourcesId: string; version: number; digest: string }): Res
 export async function rollbackOptions(db: Db | Tx, source: ReceiptSource, agent: string, pointer: RollbackPointer, actor: Actor | null): Promise<RollbackOptions> {
   const current = await readPointer(db, agent, pointer);
   const base = { agent, pointer, current: current && refOf(current) };
-  if (!current) return { ...base, targets: [], blocked: `no ${pointer.replace("_", " ")} to roll back` };
+  if (!current) return { ...base, targets: [], unloadable: [], blocked: `no ${pointer.replace("_", " ")} to roll back` };
   const rows = await db.pointerMove.findMany({ where: { agent, kind: "approved_default" }, orderBy: [{ at: "asc" }, { id: "asc" }] });
   const history: PointerMove[] = rows.map((m) => ({
     agent,
@@ -72,19 +74,30 @@ export async function rollbackOptions(db: Db | Tx, source: ReceiptSource, agent:
       targets.set(m.to.digest, { ref: m.to, candidateId: candidate?.id ?? null, receiptDigest: m.receiptDigest, why: `approved default since ${m.at}` });
     }
   }
-  // The promotion state machine keeps what remains: never the current value, never forward, never a rolled-back resource.
+  // The promotion state machine keeps what it allows: never the current value, never forward, never a rolled-back resource.
   const facts = { ...(await rollbackFactsOf(db, agent, pointer, current.digest)), parentOfCurrent: state?.candidate.parent.digest ?? null };
-  const list = rollbackTargets(facts, [...targets.values()].map((t) => ({ ...t, digest: t.ref.digest })), { id: actor?.id ?? "anyone", scopes: [] }).map(({ digest: _d, ...t }) => t);
+  const allowed = rollbackTargets(facts, [...targets.values()].map((t) => ({ ...t, digest: t.ref.digest })), { id: actor?.id ?? "anyone", scopes: [] }).map(({ digest: _d, ...t }) => t);
+  // Resolved on the caller's client (at commit: in the rollback's transaction) by version and re-hashed bytes.
+  const list: RollbackTarget[] = [];
+  const unloadable: RollbackOptions["unloadable"] = [];
+  for (const t of allowed) {
+    const ref = { resourcesId: t.ref.resourceId, version: t.ref.version, digest: t.ref.digest };
+    const load = await resourceLoad(db, ref);
+    if (load.loadable) list.push(t);
+    else unloadable.push({ ref: t.ref, reason: unloadableSentence(t.why.startsWith("exact parent") ? "the exact parent" : "the earlier approved default", ref, load) });
+  }
   const noPasskey = actor?.kind === "user" && (await db.passkey.count({ where: { userId: actor.id } })) === 0;
   const blocked =
     actor && !actorCan(actor, "rollback:execute", agent)
       ? `your roles do not hold "rollback:execute" for ${agent}`
       : !list.length
-        ? "no tested exact parent or earlier approved default to return to"
+        ? unloadable.length
+          ? `no loadable target to return to: ${unloadable.map((u) => u.reason).join("; ")}`
+          : "no tested exact parent or earlier approved default to return to"
         : noPasskey
         ? "you have no passkey to sign with: register one under Settings → Security"
         : null;
-  return { ...base, targets: list, blocked, parentOfCurrent: facts.parentOfCurrent };
+  return { ...base, targets: list, unloadable, blocked, parentOfCurrent: facts.parentOfCurrent };
 }
 
 export type BeginRollbackInput = { agent: string; pointer: RollbackPointer; toDigest: string; reason: string };
@@ -100,6 +113,8 @@ async function begin(database: Database, actor: Actor, input: BeginRollbackInput
   const options = await rollbackOptions(database.db, opts.source, input.agent, input.pointer, actor);
   if (!actorCan(actor, "rollback:execute", input.agent)) throw new DomainError("FORBIDDEN", options.blocked ?? "rollback:execute required");
   const target = options.targets.find((t) => t.ref.digest === input.toDigest);
+  const gone = options.unloadable.find((u) => u.ref.digest === input.toDigest);
+  if (gone) throw new DomainError("PRECONDITION_FAILED", `toDigest: ${gone.reason}`, "toDigest");
   if (!target) throw new DomainError("PRECONDITION_FAILED", `toDigest: not a tested exact parent or earlier approved default of ${input.agent}`, "toDigest");
   const data: RollbackPayloadData = {
     kind: "rollback",
@@ -134,6 +149,8 @@ async function finish(database: Database, actor: Actor, input: FinishApprovalInp
         throw new DomainError("CONFLICT", `pointer: the ${data.pointer.kind.replace("_", " ")} moved since the rollback was prepared; prepare it again`, "pointer");
       }
       const target = options.targets.find((t) => t.ref.digest === data.pointer.to.digest);
+      const gone = options.unloadable.find((u) => u.ref.digest === data.pointer.to.digest);
+      if (gone) throw new DomainError("PRECONDITION_FAILED", `pointer: ${gone.reason}`, "pointer");
       if (!target) throw new DomainError("PRECONDITION_FAILED", "pointer: the target is no longer a tested exact parent or earlier approved default", "pointer");
       const facts = { ...(await rollbackFactsOf(tx, data.agent, data.pointer.kind, options.current?.digest ?? null)), parentOfCurrent: options.parentOfCurrent };
       const guard = decideRollback(facts, target.ref.digest, { id: actor.id, scopes: ["rollback:execute"] });

@@ -43,7 +43,7 @@ export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candi
   const { chain, candidate: c } = state;
   const judged = state.judged?.now.getTime() === now.getTime() ? state.judged : null;
   const receipt = judged?.receipt ?? receiptView(chain);
-  const report = judged?.report ?? evaluateGate({ receipt, policy: state.policy, currentVersions: state.currentVersions, now, decisions: state.decisions, lateEvidence: state.lateEvidence });
+  const report = judged?.report ?? evaluateGate({ receipt, policy: state.policy, currentVersions: state.currentVersions, now, decisions: state.decisions, lateEvidence: state.lateEvidence, parentLoad: state.parentLoad });
   const step = report.step;
   const target = approvalTarget(chain, step);
   const authority = receipt.stage1.approvers[step];

@@ -8,6 +8,7 @@ import type { SignedDecisions } from "@/server/gate/receipt/signed-decisions";
 import type { LateEvidence } from "@/server/gate/freshness";
 import type { VersionSet } from "@/server/gate/versions";
 import type { GateReport } from "@/server/gate/gate";
+import type { ParentLoad } from "@/server/gate/parent-load";
 import type { Receipt } from "@/server/gate/receipt/view";
 
 export type CandidateFacts = {
@@ -30,6 +31,8 @@ export type ReceiptState = {
   decisions: SignedDecisions;
   /** Admitted rollouts that changed after stage 2 was sealed. */
   lateEvidence?: readonly LateEvidence[];
+  /** Whether the exact parent loads now, read on the same client (at commit: in the decision's transaction). */
+  parentLoad?: ParentLoad;
   /** The chain already parsed and judged at `now`, when the source did so (a 10,000-rollout stage 2 is not parsed twice). */
   judged?: { receipt: Receipt; report: GateReport; now: Date };
 };

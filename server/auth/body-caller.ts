@@ -3,7 +3,8 @@
 // check the handler makes next (a miss costs the one read the handler would have made; the handler then hits
 // the cache), and a session cookie is judged by its signature alone — better-auth signs it with the server's
 // secret, so a stranger cannot make one up, and no session row is read here.
-import { createHmac, timingSafeEqual, createHash } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { hexId } from "@/server/digest";
 import type { Caller } from "@/server/http/body-limits";
 import type { Database } from "@/server/db/client";
 import { apiKeyOf, authenticateApiKey, cachedApiKeyActor } from "./api-keys";
@@ -16,7 +17,6 @@ export type IdentifyCaller = (headers: HeaderReader, address: string | null) => 
 const SESSION_COOKIES = ["lightgate.session_token", "__Secure-lightgate.session_token"];
 
 const stranger = (address: string | null): Caller => ({ kind: "stranger", id: address ?? "unknown" });
-const shortHash = (s: string) => createHash("sha256").update(s).digest("base64url").slice(0, 22);
 
 function sessionCookie(headers: HeaderReader): string | null {
   const cookie = headers.get("cookie");
@@ -66,6 +66,6 @@ export function callerIdentifier(database: () => Promise<Database>): IdentifyCal
     if (sessionCookie(headers) === null) return stranger(address);
     secret ??= database().then((d) => authSecret(d.db));
     const session = signedSessionToken(headers, await secret);
-    return session ? { kind: "person", id: shortHash(session) } : stranger(address);
+    return session ? { kind: "person", id: hexId(24, session) } : stranger(address);
   };
 }

@@ -7,6 +7,7 @@ import { registerCandidateIn, registerLocks } from "@/server/candidates/register
 import type { Database } from "@/server/db/client";
 import type { Digest } from "@/server/digest";
 import type { DeclarationRecord } from "@/server/receipts/declarations";
+import { holdDeclaredEvidence } from "@/server/receipts/rollups";
 import { storeFor } from "@/server/store";
 import { DomainError } from "@/server/errors";
 import { badField } from "./answer";
@@ -40,6 +41,7 @@ export async function bindCandidate(database: Database, actor: Actor, declaratio
     },
     { locks: [...registerLocks(declaration.agent), `receipt-declaration:${declaration.id}`] },
   );
+  await holdDeclaredEvidence(database, { id: candidate.id, resourcesId: body.resources_id });
   return { receiptId: declaration.id, candidateId: candidate.id, digest };
 }
 

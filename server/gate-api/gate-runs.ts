@@ -1,7 +1,8 @@
 // Gate runs over HTTP: `POST /v1/gate/receipts/{receipt_id}/gate-runs` queues one for the bound candidate
 // through the product's own queue (`requestGateRun`, which refuses a receipt that cannot be gated through
 // runners), and `GET /v1/gate/gate-runs/{id}` reads where it is and — once judged — the check results it
-// recorded against the link it sealed. Read-only beyond the queueing.
+// recorded against the link it sealed, with what that link says produced it (`judged_with`: the evaluator and the
+// versions the run judged with). Read-only beyond the queueing.
 import type { Actor } from "@/server/auth/actor";
 import type { Database, Db } from "@/server/db/client";
 import { requestGateRun } from "@/server/receipts/gate-queue";
@@ -32,11 +33,27 @@ export async function recordedChecks(db: Db, candidateId: string, linkDigest: st
   return { verdict: rows[0]!.verdict, checks };
 }
 
+/** What the link a run sealed records as having produced it: the evaluator that judged and the versions it ran with. */
+async function judgedWith(db: Db, linkDigest: string | null) {
+  if (!linkDigest) return null;
+  const link = await db.receiptLink.findUnique({ where: { digest: linkDigest }, select: { content: true } });
+  if (!link) return null;
+  const content = JSON.parse(link.content) as { versions?: unknown; producedBy?: { evaluator?: { id: string; version: string; digest: string }; evaluatorBodyDigest?: string | null } };
+  const e = content.producedBy?.evaluator;
+  return {
+    evaluator: e ? `${e.id}@${e.version}` : null,
+    evaluator_digest: e?.digest ?? null,
+    evaluator_body_digest: content.producedBy?.evaluatorBodyDigest ?? null,
+    versions: content.versions ?? null,
+  };
+}
+
 export async function gateRunView(database: Database, id: string) {
   const run = await database.db.gateRun.findUnique({ where: { id } });
   if (!run) return null;
   const declaration = await database.db.receiptDeclaration.findUnique({ where: { candidateId: run.candidateId }, select: { id: true } });
   const { verdict, checks } = await recordedChecks(database.db, run.candidateId, run.linkDigest);
+  const judged = await judgedWith(database.db, run.linkDigest);
   return {
       gate_run_id: run.id,
       receipt_id: declaration?.id ?? null,
@@ -54,5 +71,6 @@ export async function gateRunView(database: Database, id: string) {
       orchestration_ms: run.orchestrationMs,
       verdict,
       checks,
+      judged_with: judged,
   };
 }

@@ -65,8 +65,12 @@ export function staleReasons(recorded: Recorded, check: CheckId, current: Versio
   return reasons;
 }
 
-/** An admitted rollout whose store state changed after stage 2 was sealed, and how (the database edge finds them). */
-export type LateEvidence = { rolloutId: string; change: string };
+/**
+ * A rollout whose store state changed after the stage that judged it was sealed, and how (the database edge finds
+ * them). Without `feeds`: an admitted rollout of stage 2 (checks 2 and 3). With it: a gate rollout (locked gate,
+ * canary, rollback probe, canary stage) and the checks it fed, with the sentence that says what came when.
+ */
+export type LateEvidence = { rolloutId: string; change: string; feeds?: { scope: CheckScope; checks: readonly CheckId[] }; sentence?: string };
 /** The checks that read stage 2's rollups: their evidence is stale while an admitted rollout has moved on. */
 export const STAGE2_CHECKS = [2, 3] as const satisfies readonly CheckId[];
 
@@ -75,6 +79,12 @@ function lateEvidenceReason(late: readonly LateEvidence[]): StaleReason {
   const more = late.length > 3 ? ` and ${late.length - 3} more` : "";
   const sentence = `${late.length} admitted rollout${late.length > 1 ? "s" : ""} changed after stage 2 was sealed: ${named}${more}`;
   return { input: "late-evidence", rollouts: late.map((l) => l.rolloutId), sentence };
+}
+
+function gateLateReason(late: readonly LateEvidence[]): StaleReason {
+  const said = late.slice(0, 3).map((l) => l.sentence ?? `late evidence: ${l.change} for ${l.rolloutId}`);
+  const more = late.length > 3 ? `; and ${late.length - 3} more` : "";
+  return { input: "late-evidence", rollouts: late.map((l) => l.rolloutId), sentence: `${said.join("; ")}${more}` };
 }
 
 export type StaleCheck = { check: CheckId; scope: CheckScope; reasons: StaleReason[] };
@@ -89,7 +99,10 @@ export function isFresh(receipt: Receipt, currentVersions: VersionSet, now: Date
     for (const check of checks) {
       const recorded = recordedFor(receipt, check, scope);
       const reasons = staleReasons(recorded, check, currentVersions, now, policy);
-      if (recorded && late.length && scope === "admission" && (STAGE2_CHECKS as readonly CheckId[]).includes(check)) reasons.push(lateEvidenceReason(late));
+      const admitted = late.filter((l) => !l.feeds);
+      if (recorded && admitted.length && scope === "admission" && (STAGE2_CHECKS as readonly CheckId[]).includes(check)) reasons.push(lateEvidenceReason(admitted));
+      const fed = late.filter((l) => l.feeds?.scope === scope && l.feeds.checks.includes(check));
+      if (recorded && fed.length) reasons.push(gateLateReason(fed));
       if (reasons.length) stale.push({ check, scope, reasons });
     }
   }

@@ -3,6 +3,7 @@ import { applyFreshness, runCanaryStageChecks, runChecks } from "./checks/run";
 import type { CheckResult } from "./checks/types";
 import { deriveEvidence, type GateEvidence } from "./evidence/derive";
 import { isFresh, type Freshness, type LateEvidence } from "./freshness";
+import type { ParentLoad } from "./parent-load";
 import type { GatePolicy } from "./policy";
 import type { SignedDecisions } from "./receipt/signed-decisions";
 import type { Receipt } from "./receipt/view";
@@ -13,8 +14,9 @@ import type { VersionSet } from "./versions";
  * `decisions`: the signed decisions stored with the receipt's approval links and what the database edge
  * established about them (server/receipts/decision-signatures.ts); check 7 counts only verified ones.
  * `lateEvidence`: admitted rollouts that changed in the store after stage 2 was sealed (checks 2 and 3 go stale).
+ * `parentLoad`: whether the exact parent's pinned version loads now with its digest (check 1 fails when not).
  */
-export type GateInput = { receipt: Receipt; policy: GatePolicy; currentVersions: VersionSet; now: Date; decisions: SignedDecisions; lateEvidence?: readonly LateEvidence[] };
+export type GateInput = { receipt: Receipt; policy: GatePolicy; currentVersions: VersionSet; now: Date; decisions: SignedDecisions; lateEvidence?: readonly LateEvidence[]; parentLoad?: ParentLoad };
 
 export type GateReport = VerdictDecision & {
   evaluatedAt: string;
@@ -25,10 +27,10 @@ export type GateReport = VerdictDecision & {
   evidence: GateEvidence;
 };
 
-export function evaluateGate({ receipt, policy, currentVersions, now, decisions, lateEvidence = [] }: GateInput): GateReport {
+export function evaluateGate({ receipt, policy, currentVersions, now, decisions, lateEvidence = [], parentLoad }: GateInput): GateReport {
   const evidence = deriveEvidence(receipt, policy);
   const freshness = isFresh(receipt, currentVersions, now, policy, lateEvidence);
-  const checks = applyFreshness(runChecks({ receipt, evidence, policy, now, decisions }), freshness.stale, "admission");
+  const checks = applyFreshness(runChecks({ receipt, evidence, policy, now, decisions, parentLoad }), freshness.stale, "admission");
   const stageChecks = runCanaryStageChecks({ receipt, evidence, policy, now, decisions });
   const canaryStageChecks = stageChecks && applyFreshness(stageChecks, freshness.stale, "canary-stage");
   return {

@@ -31,6 +31,11 @@ export const ZGatePolicy = z.object({
   maxEvidenceAgeSeconds: z.partialRecord(ZCheckKey, z.number().positive()),
   /** Stop conditions for continual training. */
   stop: z.object({ minCoverageRatio: z.number().min(0).max(1), maxCoverageDrop: z.number().min(0).max(1) }),
+  /**
+   * A gate stage seals only once all its rollouts ended and this long passed with no new span or attempt for
+   * them (OTLP exporters batch: a runner can finish an attempt before its tracer flushes). Absent: 5 s.
+   */
+  settleSeconds: z.number().min(0).max(600).optional(),
 });
 export type GatePolicy = z.infer<typeof ZGatePolicy>;
 
@@ -56,6 +61,9 @@ export const DEFAULT_GATE_POLICY: GatePolicy = {
   maxEvidenceAgeSeconds: { "6": 14 * 24 * 3600 },
   stop: { minCoverageRatio: 1, maxCoverageDrop: 0 },
 };
+
+export const DEFAULT_SETTLE_SECONDS = 5;
+export const settleSecondsOf = (policy: Pick<GatePolicy, "settleSeconds">) => policy.settleSeconds ?? DEFAULT_SETTLE_SECONDS;
 
 export type Expectations = {
   spanFamilies: string[];

@@ -54,3 +54,9 @@ export function pickVersions(versions: VersionSet, keys: readonly VersionKey[]):
 export function evaluatorKey(e: { id: string; version: string; digest: string }): string {
   return `${e.id}@${e.version}#${e.digest}`;
 }
+
+/** The inverse of evaluatorKey; null for a key that names no evaluator (e.g. "(none registered)"). */
+export function evaluatorFromKey(key: string): { id: string; version: string; digest: `sha256:${string}` } | null {
+  const m = /^(.+)@([^@#]+)#(sha256:[0-9a-f]{64})$/.exec(key);
+  return m ? { id: m[1]!, version: m[2]!, digest: m[3] as `sha256:${string}` } : null;
+}

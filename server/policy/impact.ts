@@ -132,6 +132,7 @@ export async function registryImpact(database: Database, input: ImpactInput, now
         now,
         decisions: stored.decisions,
         lateEvidence: stored.lateEvidence,
+        parentLoad: stored.parentLoad,
       });
       const changes = checkChanges(stored.report, afterReport);
       const [s0, s1] = [statusOf(stored.report), statusOf(afterReport)];

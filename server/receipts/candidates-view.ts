@@ -17,6 +17,7 @@ import type { CanaryStage, Stage3 } from "@/server/gate/receipt/stage3";
 import type { VersionSet } from "@/server/gate/versions";
 import type { GateEvidence } from "@/server/gate/evidence/derive";
 import type { Resolution } from "@/server/gate/receipt/stage3";
+import type { EvaluatorRef } from "@/server/gate/receipt/refs";
 import { candidateLabel } from "./candidate-names";
 import { freshUntil, type FreshUntil } from "./fresh-until";
 import { lockedGateServing, type LockedGateServing } from "./gate-serving";
@@ -131,7 +132,21 @@ export type CandidateDetail = {
     evidence: Pick<GateEvidence, "rewards" | "coverage" | "retryDebt"> | null;
   };
   pointers: { latestCandidate: string | null; approvedDefault: string | null };
+  /** Which gate run sealed the current stage 3 (its number among this candidate's runs) and the evaluator it judged with. */
+  judgedBy: JudgedBy | null;
 };
+
+export type JudgedBy = { runId: string | null; ordinal: number | null; evaluator: EvaluatorRef | null; at: string };
+
+/** The run behind the current stage 3, from what the link records (`producedBy`); imported evidence names none. */
+async function judgedByOf(database: Database, candidateId: string, stage3: Stage3 | undefined): Promise<JudgedBy | null> {
+  if (!stage3) return null;
+  const evaluator = stage3.producedBy?.evaluator ?? stage3.lockedGate?.evaluator ?? null;
+  const runId = stage3.producedBy?.gateRun ?? null;
+  const run = runId ? await database.db.gateRun.findUnique({ where: { id: runId }, select: { requestedAt: true } }) : null;
+  const ordinal = run ? await database.db.gateRun.count({ where: { candidateId, kind: "admission", requestedAt: { lte: run.requestedAt } } }) : null;
+  return { runId, ordinal, evaluator, at: stage3.computedAt };
+}
 
 const withNames = (sentence: string, names: ReadonlyMap<string, string>) => [...names].reduce((s, [id, name]) => s.split(id).join(name), sentence);
 
@@ -147,7 +162,7 @@ export async function getCandidate(database: Database, id: string, now: Date = n
     parentCandidate(database, c),
     readPointer(database.db, c.agent, "latest_candidate"),
     readPointer(database.db, c.agent, "approved_default"),
-    receipt?.stage1 ? lockedGateServing(database, c.id, receipt.stage1, stage3Link?.digest ?? null) : null,
+    receipt?.stage1 ? lockedGateServing(database, c.id, receipt.stage1, stage3Link?.digest ?? null, receipt.stage3?.producedBy?.evaluator ?? null) : null,
   ]);
   if (parentRow && parentRow.digest !== c.parentDigest) throw new DomainError("CONFLICT", `parent ${c.parentResourcesId} v${c.parentVersion} is recorded with another digest`, "parent");
   const parentStored = parentRow ? await gateReport(database, parentRow.id, now) : null;
@@ -185,6 +200,7 @@ export async function getCandidate(database: Database, id: string, now: Date = n
       evidence: parentEvidence ? { rewards: parentEvidence.rewards, coverage: parentEvidence.coverage, retryDebt: parentEvidence.retryDebt } : null,
     },
     pointers: { latestCandidate: latest?.digest ?? null, approvedDefault: approved?.digest ?? null },
+    judgedBy: await judgedByOf(database, c.id, receipt?.stage3),
   };
 }
 

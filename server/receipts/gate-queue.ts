@@ -8,6 +8,7 @@ import { AUDIT_LOCK, appendAudit, type AuditActor } from "@/server/audit/audit-l
 import { newId } from "@/server/digest";
 import { DomainError } from "@/server/errors";
 import { onRolloutEnded } from "@/server/store/ended";
+import { abortLateBreaches } from "./gate-run/late-breach";
 import { stepGateRun, type StepResult } from "./gate-run/step";
 
 export { recordCheckResults } from "./check-results";
@@ -51,8 +52,8 @@ export async function requestGateRun(database: Database, input: GateRunRequest) 
 export type RunOutcome = { id: string; candidateId: string; status: "done" | "failed"; detail: string };
 
 /**
- * Steps every open run once (oldest first) whose lease `owner` can take; returns the runs that finished in this
- * pass. Each step is short: it enqueues, reads what came back, and moves on — the waiting is the runners'.
+ * Steps every open run once (oldest first) whose lease `owner` can take, then aborts sealed canary stages a late
+ * out-of-boundary span breached (late-breach.ts); returns the runs that finished in this pass. Each step is short: it enqueues, reads what came back, and moves on — the waiting is the runners'.
  */
 export async function runPendingGates(database: Database, opts: { owner?: string; limit?: number; onStep?: (step: StepResult | null) => void } = {}): Promise<RunOutcome[]> {
   const owner = opts.owner ?? `gates-${process.pid}`;
@@ -66,6 +67,8 @@ export async function runPendingGates(database: Database, opts: { owner?: string
       finished.push({ id: step.runId, candidateId: step.candidateId, status: step.status, detail: step.error ?? row.linkDigest ?? "" });
     }
   }
+  // A sealed canary stage is still watched while the canary pointer names its candidate: a late breach aborts it.
+  await abortLateBreaches(database);
   return finished;
 }
 

@@ -5,13 +5,14 @@
 import type { Database } from "@/server/db/client";
 import { ZScoringSpec } from "@/server/gate/evidence/gate-rollouts";
 import { servingShares, type ServerShare } from "@/server/gate/evidence/serving";
+import type { EvaluatorRef } from "@/server/gate/receipt/refs";
 import type { Stage1 } from "@/server/gate/receipt/stage1";
 import { pinnedEvaluatorBody } from "./gate-run/context";
 import { parseResult } from "./gate-run/judge";
 
 export type LockedGateServing = {
   evaluator: string;
-  /** The pinned evaluator's declared scoring; null when the registry holds no readable entry for the pin. */
+  /** The scoring of the evaluator that judged (stage 1's pin before any run); null when the registry holds no readable entry for it. */
   scoring: "runner_reward" | "expected_output" | null;
   outputAttribute: string | null;
   /** The gate run whose locked gate the receipt holds (null: none ran through runners here). */
@@ -20,11 +21,13 @@ export type LockedGateServing = {
   servers: (ServerShare & { name: string | null; role: string | null })[];
 };
 
-export async function lockedGateServing(database: Database, candidateId: string, stage1: Stage1, stage3Digest: string | null): Promise<LockedGateServing> {
+/** `judgedWith`: the evaluator the held stage 3 records as having produced it (a re-run's may differ from stage 1's). */
+export async function lockedGateServing(database: Database, candidateId: string, stage1: Stage1, stage3Digest: string | null, judgedWith: EvaluatorRef | null = null): Promise<LockedGateServing> {
   const db = database.db;
-  const spec = ZScoringSpec.safeParse(await pinnedEvaluatorBody(db, stage1));
+  const evaluator = judgedWith ?? stage1.evaluator;
+  const spec = ZScoringSpec.safeParse(await pinnedEvaluatorBody(db, { agent: stage1.agent, evaluator }));
   const base = {
-    evaluator: `${stage1.evaluator.id}@${stage1.evaluator.version}`,
+    evaluator: `${evaluator.id}@${evaluator.version}`,
     scoring: spec.success ? spec.data.scoring : null,
     outputAttribute: spec.success && spec.data.scoring === "expected_output" ? spec.data.output_attribute : null,
   };

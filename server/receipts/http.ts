@@ -162,7 +162,7 @@ export async function handleReceiptRequest(database: Database, request: Request,
   if (!stored.report) return json(409, { error: "unverifiable", message: stored.verification.ok ? "the receipt has no sealed stages yet" : "the stored receipt fails verification", problems: stored.verification.ok ? [] : stored.verification.problems });
   const key = await receiptSigningKey(database.db);
   try {
-    const statement = buildReceiptStatement({ chain: stored.chain, report: stored.report, policy: stored.policy, currentVersions: stored.versions, decisions: stored.decisions });
+    const statement = buildReceiptStatement({ chain: stored.chain, report: stored.report, policy: stored.policy, currentVersions: stored.versions, decisions: stored.decisions, parentLoad: stored.parentLoad });
     return json(200, exportReceipt(statement, key.privateKey, key.keyid));
   } catch (e) {
     return json(409, { error: "not_exportable", message: (e as Error).message });

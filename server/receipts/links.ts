@@ -6,6 +6,7 @@ import { DomainError } from "@/server/errors";
 import { canonicalJson, sha256Digest, type Digest } from "@/server/digest";
 import { ReceiptError, sealStage, verifyChain, type ChainVerification, type LinkContent, type LinkKind, type SealedLink } from "@/server/gate/receipt/seal";
 import { receiptView, type Receipt } from "@/server/gate/receipt/view";
+import { holdAdmittedIn } from "./evidence-holds";
 
 export const receiptLock = (candidateId: string) => `receipt:${candidateId}`;
 
@@ -54,6 +55,8 @@ export async function sealLinkIn<K extends LinkKind>(tx: Tx, candidateId: string
   await tx.receiptLink.create({
     data: { candidateId, index: link.index, kind: link.kind, digest: link.digest, prevDigest: link.prevDigest, contentDigest: link.contentDigest, content: canonicalJson(link.content), sealedAt: link.sealedAt },
   });
+  // Stage 2 admits rollouts as evidence: retention must keep them as long as the receipt names them.
+  if (link.kind === "stage2") await holdAdmittedIn(tx, candidateId, (link.content as LinkContent<"stage2">).rollouts.map((r) => r.rolloutId));
   const now = new Date();
   await tx.receiptHead.upsert({
     where: { candidateId },

@@ -10,9 +10,11 @@ import type { ChainVerification, SealedLink } from "@/server/gate/receipt/seal";
 import { NO_SIGNED_DECISIONS, type SignedDecisions } from "@/server/gate/receipt/signed-decisions";
 import type { Receipt } from "@/server/gate/receipt/view";
 import type { VersionSet } from "@/server/gate/versions";
+import { resourceLoad } from "@/server/candidates/loadable";
+import type { ParentLoad } from "@/server/gate/parent-load";
 import { signedDecisionsFor } from "./decision-signatures";
 import type { LateEvidence } from "@/server/gate/freshness";
-import { lateEvidenceOf } from "./late-evidence";
+import { gateRunLateEvidenceOf, lateEvidenceOf } from "./late-evidence";
 import { loadReceipt } from "./links";
 import { currentPolicy } from "./registries";
 import { currentVersions } from "./versions";
@@ -29,8 +31,10 @@ export type StoredGateReport = {
   versions: VersionSet;
   /** The signed decisions behind the receipt's approval links, as check 7 reads them. */
   decisions: SignedDecisions;
-  /** Admitted rollouts that changed after stage 2 was sealed (checks 2 and 3 are stale on them). */
+  /** Rollouts that changed after the stage that judged them was sealed: stage 2's (checks 2–3), the gate runs' (the checks they fed). */
   lateEvidence: LateEvidence[];
+  /** Whether the exact parent's pinned version loads now with its digest (check 1 fails when not). */
+  parentLoad: ParentLoad;
   /** Null when the receipt has no stages yet or fails verification (a broken receipt is never judged). */
   report: GateReport | null;
 };
@@ -43,7 +47,9 @@ export async function gateReport(database: Database | { db: Db | Tx }, candidate
   const policy = await currentPolicy(database.db, candidate.agent);
   const versions = await currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as Digest, self: candidate.digest as Digest });
   const decisions = loaded.receipt ? await signedDecisionsFor(database.db, candidate, loaded.receipt) : NO_SIGNED_DECISIONS;
-  const lateEvidence = await lateEvidenceOf(database.db, loaded.receipt?.stage2);
-  const report = loaded.receipt ? evaluateGate({ receipt: loaded.receipt, policy, currentVersions: versions, now, decisions, lateEvidence }) : null;
-  return { candidate, ...loaded, policy, versions, decisions, lateEvidence, report };
+  const lateEvidence = [...(await lateEvidenceOf(database.db, loaded.receipt?.stage2)), ...(await gateRunLateEvidenceOf(database.db, candidateId, loaded.chain, now))];
+  const parent = loaded.receipt?.stage1.parent;
+  const parentLoad = await resourceLoad(database.db, parent ? { resourcesId: parent.resourceId, version: parent.version, digest: parent.digest } : { resourcesId: candidate.parentResourcesId, version: candidate.parentVersion, digest: candidate.parentDigest });
+  const report = loaded.receipt ? evaluateGate({ receipt: loaded.receipt, policy, currentVersions: versions, now, decisions, lateEvidence, parentLoad }) : null;
+  return { candidate, ...loaded, policy, versions, decisions, lateEvidence, parentLoad, report };
 }

@@ -7,6 +7,8 @@ import { rollupRollout, type StoreAttempt, type StoreSpan } from "@/server/gate/
 import type { RolloutRollup, Stage2 } from "@/server/gate/receipt/stage2";
 import type { VersionSet } from "@/server/gate/versions";
 import { declarationOfCandidate, type DeclarationRecord } from "./declarations";
+import { receiptHoldReason } from "./evidence-holds";
+import { storeFor } from "@/server/store";
 
 const CHUNK = 200;
 
@@ -140,6 +142,18 @@ async function admittedHeads(db: Db | Tx, declaration: DeclarationRecord, candid
   return rows.filter((r) => !ranForTheGate(r.metadata)).map(({ metadata: _m, ...head }) => head);
 }
 
+/**
+ * Holds from retention what a declared receipt's stage 2 will admit, from the moment its candidate is bound: the
+ * windows are closed then, and a gate run may come much later. (Stage 2 holds them again when sealed.)
+ */
+export async function holdDeclaredEvidence(database: Database, candidate: Stage2Candidate): Promise<number> {
+  const declaration = await declarationOfCandidate(database.db, candidate.id);
+  if (!declaration) return 0;
+  const heads = await admittedHeads(database.db, declaration, candidate.resourcesId);
+  await storeFor(database).holdRollouts(heads.map((h) => h.rolloutId), receiptHoldReason(candidate.id));
+  return heads.length;
+}
+
 /** Which candidate a stage 2 is for: its id (a declared receipt admits its own windows) and resources id. */
 export type Stage2Candidate = { id: string; resourcesId: string };
 
@@ -153,11 +167,14 @@ export async function stage2FromStore(database: Database, candidate: Stage2Candi
   let rollouts: RolloutRollup[];
   if (declaration) {
     const heads = await admittedHeads(database.db, declaration, candidate.resourcesId);
+    // Held as soon as they are known (the seal holds them again in its transaction): a retention pass meanwhile keeps them.
+    await storeFor(database).holdRollouts(heads.map((h) => h.rolloutId), receiptHoldReason(candidate.id));
     await refreshRollupsOf(database, heads);
     rollouts = await readRollupsOf(database.db, heads.map((h) => h.rolloutId));
   } else {
     await refreshRollups(database, candidate.resourcesId);
     rollouts = await readRollups(database.db, candidate.resourcesId);
+    await storeFor(database).holdRollouts(rollouts.map((r) => r.rolloutId), receiptHoldReason(candidate.id));
   }
   const training = windowOf(rollouts.filter((r) => r.mode !== "val" && r.mode !== "test"), now);
   const validation = windowOf(rollouts.filter((r) => r.mode === "val"), now);

@@ -14,9 +14,15 @@ export function latestOf(entries: readonly RegistryRecord[], kind: RegistryKind)
   return entries.filter((e) => e.kind === kind).sort((a, b) => +b.createdAt - +a.createdAt || b.seq - a.seq)[0];
 }
 
+/**
+ * The evaluator in force for an agent: its newest current evaluator record. Freshness compares evidence with it,
+ * and a gate run judges with it (gate-run/context.ts) — one definition, so a re-run can make evidence fresh.
+ */
+export const evaluatorInForce = (entries: readonly RegistryRecord[]) => latestOf(entries, "evaluator");
+
 /** The VersionSet of current registry records; `parent` is the approved default (or `parentIfNoDefault`). */
 export function versionsFrom(entries: readonly RegistryRecord[], parent: Digest): VersionSet {
-  const evaluator = latestOf(entries, "evaluator");
+  const evaluator = evaluatorInForce(entries);
   const tasks = latestOf(entries, "task_distribution");
   const retry = latestOf(entries, "retry_policy");
   const server = latestOf(entries, "model_server");
@@ -40,9 +46,12 @@ export function versionsFrom(entries: readonly RegistryRecord[], parent: Digest)
  * parent stays the parent in force: its own promotion must not make its evidence stale.
  */
 export async function currentVersions(db: Db | Tx, agent: string, opts: { parentIfNoDefault?: Digest; self?: Digest } = {}): Promise<VersionSet> {
-  const entries = await currentEntries(db, agent);
+  return versionsFrom(await currentEntries(db, agent), await parentInForce(db, agent, opts));
+}
+
+/** The parent in force for `agent` (see currentVersions). */
+export async function parentInForce(db: Db | Tx, agent: string, opts: { parentIfNoDefault?: Digest; self?: Digest } = {}): Promise<Digest> {
   const pointer = await readPointer(db, agent, "approved_default");
   const promotedSelf = pointer !== null && opts.self !== undefined && pointer.digest === opts.self;
-  const parent = (promotedSelf ? opts.parentIfNoDefault : (pointer?.digest as Digest | undefined)) ?? opts.parentIfNoDefault ?? digestOf({ approvedDefault: NONE });
-  return versionsFrom(entries, parent);
+  return (promotedSelf ? opts.parentIfNoDefault : (pointer?.digest as Digest | undefined)) ?? opts.parentIfNoDefault ?? digestOf({ approvedDefault: NONE });
 }

@@ -9,7 +9,7 @@ import type { AuditActor } from "@/server/audit/audit-log";
 import { digestOf } from "@/server/digest";
 import { registerCandidate } from "@/server/candidates/register";
 import { readPointer } from "@/server/candidates/pointers";
-import { AGENT, DESTINATION, EVALUATOR, EVALUATOR_BODY, PARENT, POLICY, T0, TOOLS, VERSIONS, stage1For } from "@/server/gate/reference/common";
+import { AGENT, DESTINATION, EVALUATOR, EVALUATOR_BODY, PARENT, PARENT_RESOURCES, POLICY, T0, TOOLS, VERSIONS, stage1For } from "@/server/gate/reference/common";
 import { REFERENCE_APPROVAL_COMMENT, REFERENCE_NOW, REFERENCE_ORDER, referenceSummary, type ReferenceSummary } from "@/server/gate/reference/four-candidates";
 import { rawCandidate, REFERENCE_SPECS, type RawCandidate, type ReferenceName } from "@/server/gate/reference/raw-evidence";
 import { openReceipt, sealLink } from "@/server/receipts/links";
@@ -20,6 +20,7 @@ import { stage2FromStore } from "@/server/receipts/rollups";
 import { currentVersions } from "@/server/receipts/versions";
 import { adoptRootDefault } from "@/server/receipts/default-pointer";
 import { writeRawToStore } from "@/server/receipts/reference-store";
+import { storeFor } from "@/server/store";
 
 export const REFERENCE_POLICY_OWNER: AuditActor = { kind: "system", id: "reference-fixture", name: "Reference fixture (policy owner)", grants: [] };
 const TRAINER: AuditActor = { kind: "service", id: "svc-trainer-ppo", name: "PPO trainer", grants: [{ role: "algorithm", agent: null }] };
@@ -41,8 +42,14 @@ function referenceRegistry(): Omit<PublishInput, "actor">[] {
   ];
 }
 
-/** Publishes the reference registries and adopts the reference parent as the lineage root (once). */
+/** Publishes the reference registries, stores the parent's bytes and adopts it as the lineage root (once). */
 async function seedReferenceWorld(database: Database, actor: AuditActor) {
+  // Check 1 loads the exact parent by version and digest, and a rollback returns to it: its bytes must be stored.
+  const store = storeFor(database);
+  if (!(await store.resourcesVersion(PARENT.resourceId, PARENT.version))) {
+    const written = await store.updateResources(PARENT.resourceId, PARENT_RESOURCES);
+    if (written.version !== PARENT.version) throw new Error(`the reference parent was stored as v${written.version}, not v${PARENT.version}`);
+  }
   if ((await listRegistry(database.db, { agent: AGENT, kind: "evaluator" })).length === 0) {
     for (const e of referenceRegistry()) await publishRegistryEntry(database, { ...e, actor });
   }

@@ -3,7 +3,9 @@
 // a policy owner would), and a passkey-holding approver. The signed decisions behind the approval links are read
 // from the real database by the same edge the product uses (server/receipts/decision-signatures.ts).
 import type { Authority } from "@/server/gate/receipt/refs";
-import { AGENT, PARENT, POLICY, VERSIONS } from "@/server/gate/reference/common";
+import { AGENT, PARENT, PARENT_RESOURCES, POLICY, VERSIONS } from "@/server/gate/reference/common";
+import { createStore } from "@/server/store";
+import type { NamedResources } from "@/server/store/types";
 import { REFERENCE_NOW, sealReference } from "@/server/gate/reference/four-candidates";
 import { rawCandidate, REFERENCE_SPECS, type ReferenceName } from "@/server/gate/reference/raw-evidence";
 import { sealStage, type SealedLink } from "@/server/gate/receipt/seal";
@@ -134,6 +136,21 @@ export async function pointersBackToParent(database: Database, agent = AGENT) {
   );
 }
 const SETUP = { kind: "system" as const, id: "test", name: "Test setup", grants: [] };
+
+/**
+ * Stores `resources` as version 1 of their reference id (default: the exact parent) unless there already: a
+ * rollback target must load by version and digest, as the product checks at every rollback.
+ */
+export async function storeResourcesOf(database: Database, ref: { resourceId: string; version: number } = PARENT, resources: NamedResources = PARENT_RESOURCES) {
+  const store = createStore(database);
+  try {
+    if (await store.resourcesVersion(ref.resourceId, ref.version)) return;
+    const put = await store.updateResources(ref.resourceId, resources);
+    if (put.version !== ref.version) throw new Error(`${ref.resourceId} stored as v${put.version}, not v${ref.version}`);
+  } finally {
+    await store.close();
+  }
+}
 
 /** A person with the given grants and one registered software passkey. */
 export async function personWithPasskey(database: Database, grants: RoleGrant[], name: string): Promise<{ actor: Actor; key: SoftAuthenticator }> {

@@ -95,9 +95,12 @@ export function cases(n: number, prefix = "c"): CaseSpec[] {
   return Array.from({ length: n }, (_, i) => ({ id: `${prefix}-${i}`, input: { question: `${prefix} question ${i}` }, family: i % 4 === 0 ? "refunds" : "general", protected: i % 4 === 0, expected: { answer: `${prefix} answer ${i}` } }));
 }
 
-/** Publishes a held-out and a canary dataset as the policy service; their ids. */
-export async function publishExams(world: GateWorld, tag = "exam"): Promise<{ heldOut: string; canary: string }> {
-  const held = await world.call("policy", "POST", "/v1/gate/datasets", { name: `${tag} held-out`, kind: "held_out", cases: cases(12, `${tag}-h`) });
+/**
+ * Publishes a held-out and a canary dataset as the policy service; their ids. `heldOut`: the held-out set's
+ * size — 20 is the default policy's floor for check 4, for a run that must be able to pass it.
+ */
+export async function publishExams(world: GateWorld, tag = "exam", heldOut = 12): Promise<{ heldOut: string; canary: string }> {
+  const held = await world.call("policy", "POST", "/v1/gate/datasets", { name: `${tag} held-out`, kind: "held_out", cases: cases(heldOut, `${tag}-h`) });
   const canary = await world.call("policy", "POST", "/v1/gate/datasets", { name: `${tag} canary`, kind: "canary", cases: cases(6, `${tag}-c`) });
   if (held.status !== 201 || canary.status !== 201) throw new Error(`publishing exams: ${JSON.stringify([held.body, canary.body])}`);
   return { heldOut: held.body.dataset_id, canary: canary.body.dataset_id };

@@ -15,6 +15,7 @@ import { AGENT, declaration, gateWorld, publishExams, type Answer, type GateWorl
 /** An API key's id from its token (lgk_<16 hex>_<secret> → ak-<16 hex>). */
 export const keyId = (token: string) => `ak-${token.split("_")[1]}`;
 
+export const HELD_OUT_CASES = 20;
 export const REWARD_EVALUATOR = { id: "foreign-exam", version: "3" };
 export const OUTPUT_EVALUATOR = { id: "foreign-exam", version: "4" };
 const BEAM = "foreign-apo-beam";
@@ -28,7 +29,8 @@ export async function examWorld(dialect: Dialect, label: string): Promise<ExamWo
   await publishRegistryEntry(world.database, { kind: "tool_contract", name: "search_kb", agent: AGENT, body: { tool: "search_kb", side_effects: [] }, actor: SYSTEM });
   await publishRegistryEntry(world.database, { kind: "model_server", name: "rule-based", agent: AGENT, version: "1", body: { pricing: { input_usd_per_million_tokens: 0.5, output_usd_per_million_tokens: 1.5 } }, actor: SYSTEM });
   await publishRegistryEntry(world.database, { kind: "evaluator", name: OUTPUT_EVALUATOR.id, agent: "*", version: OUTPUT_EVALUATOR.version, body: { scoring: "expected_output", output_attribute: "agent.output" }, actor: SYSTEM });
-  const exams = await publishExams(world, label);
+  // 20 held-out cases: the default floor for check 4, so an honest run can pass it.
+  const exams = await publishExams(world, label, HELD_OUT_CASES);
   const stop = new AbortController();
   void orchestrateGates(world.database, stop.signal, { intervalMs: 50, owner: `${label}-orchestrator` });
   const close = world.close;

@@ -5,6 +5,8 @@
 import { clearsFloor, pairedInterval } from "../evidence/paired-interval";
 import { fail, fmt, pass, plural, signed, unavailable, type CheckInput, type CheckOutcome } from "./types";
 
+const evaluatorName = (e: { id: string; version: string }) => `${e.id}@${e.version}`;
+
 export function checkBeatsParent({ receipt, evidence, policy }: CheckInput): CheckOutcome {
   const c = evidence.comparison;
   const paired = c.status === "available" ? pairedInterval(c.rows.flatMap((r) => (r.delta === null ? [] : [r.delta]))) : null;
@@ -28,7 +30,8 @@ export function checkBeatsParent({ receipt, evidence, policy }: CheckInput): Che
     floor,
     minScoreGain: policy.minScoreGain,
     parent: receipt.stage1.parent.resourceId,
-    evaluator: `${receipt.stage1.evaluator.id}@${receipt.stage1.evaluator.version}`,
+    // The evaluator that scored these cases (a re-run's is the one in force at the re-run), not stage 1's declaration.
+    evaluator: evaluatorName(receipt.stage3?.lockedGate?.evaluator ?? receipt.stage1.evaluator),
   };
   if (c.status === "invalid") return fail(`The locked gate cannot count: it ${c.problems.join("; ")}.`, facts);
   if (c.status === "unavailable" || c.gain === null) return unavailable(`No complete locked-gate comparison: ${c.problems.join("; ")}.`, facts);

@@ -34,7 +34,7 @@ function pinnedNames(receipt: Receipt): [string, string][] {
   return names.filter((n): n is [string, string] => n[1] !== undefined);
 }
 
-export function checkPins({ receipt, evidence }: CheckInput): CheckOutcome {
+export function checkPins({ receipt, evidence, parentLoad }: CheckInput): CheckOutcome {
   const s1 = receipt.stage1;
   const moving = pinnedNames(receipt).flatMap(([what, name]) => {
     const word = movingNameIn(name);
@@ -65,6 +65,8 @@ export function checkPins({ receipt, evidence }: CheckInput): CheckOutcome {
     else if (!r) [state, note] = ["unchecked", "was never looked up"];
     else if (r.status === "unresolvable") [state, note] = ["unresolvable", `cannot be resolved (${r.reason})`];
     else if (r.digest !== digest) [state, note] = ["mismatch", `resolves to different content (${r.digest.slice(0, 19)}…)`];
+    // Resolved when the gate ran is not enough: the parent must load now, or a rollback serves nothing.
+    else if (pin === "parent" && parentLoad && !parentLoad.loadable) [state, note] = ["unresolvable", `v${s1.parent.version} cannot be loaded now (${parentLoad.reason})`];
     pins[pin] = { id, digest: digest ?? null, state, ...(note ? { note } : {}) };
     if (state !== "resolved") problems.push({ pin, state, note });
   }

@@ -2,6 +2,7 @@
 // it was computed against (for the stale-evidence rule).
 import type { JsonObject } from "../digest";
 import type { GateEvidence } from "../evidence/derive";
+import type { ParentLoad } from "../parent-load";
 import type { GatePolicy } from "../policy";
 import type { SignedDecisions } from "../receipt/signed-decisions";
 import type { Receipt } from "../receipt/view";
@@ -34,7 +35,8 @@ export type CheckResult = Omit<CheckOutcome, "status"> & {
   stale?: { was: DecidedStatus; said?: string; reasons: StaleReason[] };
 };
 
-export type CheckInput = { receipt: Receipt; evidence: GateEvidence; policy: GatePolicy; now: Date; decisions: SignedDecisions };
+/** `parentLoad`: whether the exact parent loads now, as the database edge found it (absent: not looked up, e.g. offline). */
+export type CheckInput = { receipt: Receipt; evidence: GateEvidence; policy: GatePolicy; now: Date; decisions: SignedDecisions; parentLoad?: ParentLoad };
 
 export const CHECK_TITLES: Record<CheckId, string> = {
   1: "Resource, parent, snapshots and evaluator pinned",

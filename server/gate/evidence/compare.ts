@@ -2,6 +2,7 @@
 import type { ResourceRef } from "../receipt/refs";
 import type { Stage1 } from "../receipt/stage1";
 import type { CaseResult, LockedGate } from "../receipt/stage3";
+import { evaluatorKey } from "../versions";
 
 type Side = { score: number; passed: boolean };
 export type CaseRow = {
@@ -39,12 +40,16 @@ export type ProtectedComparison = {
   totalRegressions: number;
 };
 
-function pinProblems(stage1: Stage1, gate: LockedGate, candidate: ResourceRef | null): string[] {
+/**
+ * `producedWith`: the evaluator the stage 3 records as having produced its evidence (`versions.evaluator`, what
+ * freshness compares with the one in force). A re-run judges with the evaluator in force at the re-run, so that
+ * may differ from stage 1's declaration — but never from the evaluator the cases were scored with.
+ */
+function pinProblems(stage1: Stage1, gate: LockedGate, candidate: ResourceRef | null, producedWith: string): string[] {
   const problems: string[] = [];
   const e = gate.evaluator;
-  const pinned = stage1.evaluator;
-  if (e.id !== pinned.id || e.version !== pinned.version || e.digest !== pinned.digest) {
-    problems.push(`ran with evaluator ${e.id}@${e.version}, the receipt pins ${pinned.id}@${pinned.version}`);
+  if (evaluatorKey(e) !== producedWith) {
+    problems.push(`ran with evaluator ${e.id}@${e.version}, but its evidence is recorded as produced by ${producedWith.split("#")[0]}`);
   }
   if (gate.dataset.digest !== stage1.data.heldOut.digest) problems.push(`ran on snapshot ${gate.dataset.id}, not the pinned held-out ${stage1.data.heldOut.id}`);
   if (gate.parent.resource.digest !== stage1.parent.digest) {
@@ -79,10 +84,10 @@ export function compareLockedGate(
   stage1: Stage1,
   gate: LockedGate | undefined,
   candidate: ResourceRef | null,
-  opts: { protectedFamilies: ReadonlySet<string>; protectedScoreTolerance: number },
+  opts: { protectedFamilies: ReadonlySet<string>; protectedScoreTolerance: number; producedWith?: string },
 ): GateComparison {
   if (!gate) return { status: "unavailable", problems: ["no locked-gate run recorded"], cases: 0, candidateMean: null, parentMean: null, gain: null, rows: [] };
-  const problems = pinProblems(stage1, gate, candidate);
+  const problems = pinProblems(stage1, gate, candidate, opts.producedWith ?? evaluatorKey(stage1.evaluator));
   const cand = index(gate.candidate.cases, "candidate", problems);
   const par = index(gate.parent.cases, "parent", problems);
   const ids = [...new Set([...par.keys(), ...cand.keys()])].sort();

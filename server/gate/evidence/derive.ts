@@ -46,6 +46,7 @@ export function deriveEvidence(receipt: Receipt, policy: GatePolicy): GateEviden
   const comparison = compareLockedGate(receipt.stage1, receipt.stage3?.lockedGate, candidate.ref, {
     protectedFamilies: new Set(expectations.protectedFamilies.map((f) => f.family)),
     protectedScoreTolerance: policy.protectedScoreTolerance,
+    producedWith: receipt.stage3?.versions.evaluator,
   });
   return {
     expectations,

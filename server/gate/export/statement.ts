@@ -7,6 +7,7 @@ import { candidateIdentity } from "../evidence/derive";
 import type { GateReport } from "../gate";
 import { ZGatePolicy, type GatePolicy } from "../policy";
 import { ZSealedLink, type SealedLink } from "../receipt/seal";
+import { ZParentLoad, type ParentLoad } from "../parent-load";
 import { ZSignedDecisions, type SignedDecisions } from "../receipt/signed-decisions";
 import { receiptView } from "../receipt/view";
 import { VERDICTS } from "../verdict";
@@ -44,6 +45,8 @@ export const ZReceiptPredicate = z.object({
     /** The signed decisions behind the approval links: payload and signature re-verify offline; the key's
      *  registration and the roles held at the time are the server's word, signed with the rest. */
     decisions: ZSignedDecisions,
+    /** Whether the exact parent loaded when the server judged (check 1 reads it): the server's word. */
+    parentLoad: ZParentLoad.optional(),
   }),
 });
 export type ReceiptPredicate = z.infer<typeof ZReceiptPredicate>;
@@ -66,7 +69,14 @@ const summary = (c: GateReport["checks"][number]) => ({
   evidence: c.evidence,
 });
 
-export function buildReceiptStatement(input: { chain: readonly SealedLink[]; report: GateReport; policy: GatePolicy; currentVersions: VersionSet; decisions: SignedDecisions }): ReceiptStatement {
+export function buildReceiptStatement(input: {
+  chain: readonly SealedLink[];
+  report: GateReport;
+  policy: GatePolicy;
+  currentVersions: VersionSet;
+  decisions: SignedDecisions;
+  parentLoad?: ParentLoad;
+}): ReceiptStatement {
   const receipt = receiptView(input.chain);
   const candidate = candidateIdentity(receipt).ref;
   if (!candidate) throw new Error("a receipt is exported only once its candidate digest is known");
@@ -89,6 +99,7 @@ export function buildReceiptStatement(input: { chain: readonly SealedLink[]; rep
         checks: report.checks.map(summary),
         canaryStageChecks: report.canaryStageChecks?.map(summary) ?? null,
         decisions: input.decisions,
+        ...(input.parentLoad ? { parentLoad: input.parentLoad } : {}),
       },
     },
   };

@@ -68,7 +68,7 @@ export async function verifyReceipt(envelope: unknown, trustedKeys: readonly Key
 
   const { decisions, check } = await reverifyDecisions(gate.decisions, checkSignature);
   checks.push(check);
-  const report = evaluateGate({ receipt, policy: gate.policy, currentVersions: gate.currentVersions, now: new Date(gate.evaluatedAt), decisions });
+  const report = evaluateGate({ receipt, policy: gate.policy, currentVersions: gate.currentVersions, now: new Date(gate.evaluatedAt), decisions, parentLoad: gate.parentLoad });
   const differ = (now: typeof report.checks, then: typeof gate.checks) => now.filter((c, i) => then[i]?.id !== c.id || then[i]?.status !== c.status).map((c) => `${c.id}`);
   const mismatched = [...differ(report.checks, gate.checks), ...differ(report.canaryStageChecks ?? [], gate.canaryStageChecks ?? []).map((id) => `canary-stage ${id}`)];
   if ((report.canaryStageChecks === null) !== (gate.canaryStageChecks === null)) mismatched.push("canary stage");

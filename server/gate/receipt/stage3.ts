@@ -95,6 +95,22 @@ export const ZResolution = z.discriminatedUnion("status", [
 ]);
 export type Resolution = z.infer<typeof ZResolution>;
 
+/**
+ * What produced a sealed result, from the context the gate run used (never "what is in force now"): the run, the
+ * evaluator that judged (its registry pin and the digest of the body the rollouts carried to the runners), the
+ * exact parent compared against and probed, and the datasets. `versions` beside it holds the rest (tool contracts,
+ * task distribution, retry policy, model server) as that run resolved them; freshness compares those with what
+ * is in force. Absent on evidence sealed before it was recorded (and on imported evidence).
+ */
+export const ZProducedBy = z.object({
+  gateRun: z.string().min(1),
+  evaluator: ZEvaluatorRef,
+  evaluatorBodyDigest: ZDigest.nullable(),
+  parent: ZResourceRef,
+  datasets: z.object({ training: ZSnapshotRef, heldOut: ZSnapshotRef, canary: ZSnapshotRef.optional() }),
+});
+export type ProducedBy = z.infer<typeof ZProducedBy>;
+
 export const ZStage3 = z.object({
   resolution: z.partialRecord(z.enum(PIN_NAMES), ZResolution),
   lockedGate: ZLockedGate.optional(),
@@ -107,6 +123,7 @@ export const ZStage3 = z.object({
    * (server/promotion decides): the digest of the canary-stage link this stage 3 carries forward.
    */
   carriesCanaryStage: ZDigest.optional(),
+  producedBy: ZProducedBy.optional(),
 });
 export type Stage3 = z.infer<typeof ZStage3>;
 
@@ -116,5 +133,6 @@ export const ZCanaryStage = z.object({
   rollbackTest: ZRollbackTest.optional(),
   computedAt: z.iso.datetime(),
   versions: ZVersionSet,
+  producedBy: ZProducedBy.optional(),
 });
 export type CanaryStage = z.infer<typeof ZCanaryStage>;

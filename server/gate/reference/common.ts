@@ -17,7 +17,9 @@ export function resourceRef(name: string, resources: object): ResourceRef {
 }
 
 export const AGENT = "support-desk";
-export const PARENT = resourceRef("parent", { policy: { resource_type: "policy", weights: "parent-weights-v7" } });
+/** The exact parent's bytes (the store holds them under PARENT.resourceId v1, so it loads and rollbacks can return). */
+export const PARENT_RESOURCES = { policy: { resource_type: "policy", weights: "parent-weights-v7" } };
+export const PARENT = resourceRef("parent", PARENT_RESOURCES);
 export const TRAINING_DATA: SnapshotRef = { id: refId("ds", "train"), digest: digestOf({ snapshot: "support-desk/train", rows: 4800 }) };
 export const HELD_OUT: SnapshotRef & { caseCount: number } = { id: refId("ds", "heldout"), digest: digestOf({ snapshot: "support-desk/heldout", rows: 60 }), caseCount: 60 };
 /**

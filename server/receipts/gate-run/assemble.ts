@@ -3,9 +3,8 @@
 // unavailable with why — never scored), the canary's outcomes with how each was verified, and the rollback
 // probes against the pinned parent.
 import type { Database } from "@/server/db/client";
-import type { VersionSet } from "@/server/gate/versions";
-import type { CanaryOutcome, CanaryRun, CanaryStage, CaseResult, RollbackTest, Stage3, UnavailableCase, Verification } from "@/server/gate/receipt/stage3";
-import { isPinned, type GateRunContext } from "./context";
+import type { CanaryOutcome, CanaryRun, CanaryStage, CaseResult, ProducedBy, RollbackTest, Stage3, UnavailableCase, Verification } from "@/server/gate/receipt/stage3";
+import { evaluatorBodyDigest, isPinned, type GateRunContext } from "./context";
 import { parseResult, type CanaryResult } from "./judge";
 import type { GatePins } from "./pins";
 import type { TaskRow } from "./tasks";
@@ -80,36 +79,50 @@ function rollbackTest(ctx: GateRunContext, pins: GatePins, tasks: readonly TaskR
 type GateTaskRow = Awaited<ReturnType<Database["db"]["gateRunTask"]["findMany"]>>[number];
 
 /** The canary of one phase (the admission's bounded canary, or the canary stage) with each outcome's verification. */
-async function canaryRun(database: Database, ctx: GateRunContext, versions: VersionSet, tasks: readonly GateTaskRow[], phase: "canary" | "canary_stage", window: CanaryWindow | null): Promise<CanaryRun | null> {
+async function canaryRun(database: Database, ctx: GateRunContext, tasks: readonly GateTaskRow[], phase: "canary" | "canary_stage", window: CanaryWindow | null): Promise<CanaryRun | null> {
   const canaryTasks = tasks.filter((t) => t.phase === phase);
   if (!window || canaryTasks.length === 0) return null;
   const rows = await database.db.gateVerification.findMany({ where: { rolloutId: { in: canaryTasks.map((t) => t.rolloutId) } } });
   const verifications = new Map(rows.map((v) => [v.rolloutId, v]));
   return {
     environment: boundedEnvironment(ctx),
-    modelServer: versions.modelServer,
+    modelServer: ctx.versions.modelServer,
     window: { start: window.start, end: window.end },
     outcomes: canaryTasks.map((t) => canaryOutcome(t, verifications)),
     ...(window.stop ? { stop: window.stop } : {}),
   };
 }
 
-export async function assembleStage3(database: Database, ctx: GateRunContext, versions: VersionSet, pins: GatePins, window: CanaryWindow | null, computedAt: string): Promise<Stage3> {
+/** What produced this run's evidence, from its context (never re-derived from what is in force at sealing). */
+function producedBy(ctx: GateRunContext): ProducedBy {
+  const { training, heldOut, canary } = ctx.stage1.data;
+  const ref = (d: { id: string; digest: ProducedBy["parent"]["digest"] }) => ({ id: d.id, digest: d.digest });
+  return {
+    gateRun: ctx.runId,
+    evaluator: ctx.evaluator,
+    evaluatorBodyDigest: evaluatorBodyDigest(ctx),
+    parent: ctx.stage1.parent,
+    datasets: { training: ref(training), heldOut: ref(heldOut), ...(canary ? { canary: ref(canary) } : {}) },
+  };
+}
+
+export async function assembleStage3(database: Database, ctx: GateRunContext, pins: GatePins, window: CanaryWindow | null, computedAt: string): Promise<Stage3> {
   const tasks = await database.db.gateRunTask.findMany({ where: { gateRunId: ctx.runId }, orderBy: [{ enqueuedAt: "asc" }, { rolloutId: "asc" }] });
   const s1 = ctx.stage1;
-  const stage3: Stage3 = { resolution: pins.resolution, computedAt, versions };
+  const stage3: Stage3 = { resolution: pins.resolution, computedAt, versions: ctx.versions, producedBy: producedBy(ctx) };
   if (tasks.some((t) => t.phase === "locked_gate")) {
     const candidate = lockedSide(ctx, tasks, "candidate");
     const parent = lockedSide(ctx, tasks, "parent");
     stage3.lockedGate = {
-      evaluator: s1.evaluator,
+      // The evaluator that judged these cases: the one in force when this run started.
+      evaluator: ctx.evaluator,
       dataset: { id: s1.data.heldOut.id, digest: s1.data.heldOut.digest },
       candidate: { resource: { resourceId: s1.candidate.resourceId, version: s1.candidate.version ?? 1, digest: s1.candidate.digest! }, ...candidate },
       parent: { resource: s1.parent, ...parent },
       ranAt: computedAt,
     };
   }
-  const canary = await canaryRun(database, ctx, versions, tasks, "canary", window);
+  const canary = await canaryRun(database, ctx, tasks, "canary", window);
   if (canary) stage3.canary = canary;
   stage3.rollbackTest = rollbackTest(ctx, pins, tasks, computedAt);
   return stage3;
@@ -120,14 +133,14 @@ export async function assembleStage3(database: Database, ctx: GateRunContext, ve
  * approval (its outcomes and how each was verified; `stop` when it aborted) and fresh rollback probes against
  * the pinned parent. A stage that never served a task cannot be sealed: there is nothing to judge.
  */
-export async function assembleCanaryStage(database: Database, ctx: GateRunContext, versions: VersionSet, pins: GatePins, window: CanaryWindow, computedAt: string): Promise<CanaryStage> {
+export async function assembleCanaryStage(database: Database, ctx: GateRunContext, pins: GatePins, window: CanaryWindow, computedAt: string): Promise<CanaryStage> {
   const tasks = await database.db.gateRunTask.findMany({ where: { gateRunId: ctx.runId }, orderBy: [{ enqueuedAt: "asc" }, { rolloutId: "asc" }] });
-  const canary = (await canaryRun(database, ctx, versions, tasks, "canary_stage", window)) ?? {
+  const canary = (await canaryRun(database, ctx, tasks, "canary_stage", window)) ?? {
     environment: boundedEnvironment(ctx),
-    modelServer: versions.modelServer,
+    modelServer: ctx.versions.modelServer,
     window: { start: window.start, end: window.end },
     outcomes: [],
     ...(window.stop ? { stop: window.stop } : {}),
   };
-  return { canary, rollbackTest: rollbackTest(ctx, pins, tasks, computedAt), computedAt, versions };
+  return { canary, rollbackTest: rollbackTest(ctx, pins, tasks, computedAt), computedAt, versions: ctx.versions, producedBy: producedBy(ctx) };
 }

@@ -12,6 +12,7 @@ import { digestHex } from "@/server/gate/digest";
 import { signEnvelope } from "@/server/gate/export/dsse";
 import { IN_TOTO_PAYLOAD_TYPE, IN_TOTO_STATEMENT_TYPE } from "@/server/gate/export/statement";
 import type { ResourceRef } from "@/server/gate/receipt/refs";
+import type { Stage1 } from "@/server/gate/receipt/stage1";
 import { recordDecision } from "@/server/candidates/decision-record";
 import { decideAbortMove } from "@/server/promotion/guards";
 import { receiptSigningKey } from "@/server/keys/signing-key";
@@ -97,6 +98,12 @@ export async function abortCanaryStage(database: Database, input: AbortInput): P
     },
     { locks: [AUDIT_LOCK, pointerLock(input.agent)] },
   );
+}
+
+/** The abort of a canary-stage run of this stage 1's candidate, back to its exact parent. */
+export function abortStageOf(database: Database, run: { id: string; candidateId: string }, stage1: Stage1, reason: string, at: Date) {
+  const candidate = { resourceId: stage1.candidate.resourceId, version: stage1.candidate.version ?? 1, digest: stage1.candidate.digest! };
+  return abortCanaryStage(database, { runId: run.id, candidateId: run.candidateId, agent: stage1.agent, candidate, parent: stage1.parent, reason, at });
 }
 
 /** Why the canary stage must stop serving: the canary pointer no longer names the candidate (null: it does). */

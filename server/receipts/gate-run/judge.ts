@@ -14,7 +14,8 @@ export type Served = { servedBy?: string | null; notCounted?: string };
 export type LockedResult = { kind: "locked_gate" } & CaseJudgement & Served;
 export type CanaryResult = { kind: "canary"; status: string; failure: string | null } & CanaryObservation & Served;
 export type RollbackResult = { kind: "rollback"; status: string; failure: string | null } & Served;
-export type TaskResult = LockedResult | CanaryResult | RollbackResult | { kind: "cancelled" | "unavailable"; reason: string };
+/** `source`: the rollout's store state the result was computed from (sources.ts); later changes are late evidence. */
+export type TaskResult = (LockedResult | CanaryResult | RollbackResult | { kind: "cancelled" | "unavailable"; reason: string }) & { source?: string };
 
 export function parseResult(text: string | null): TaskResult | null {
   return text === null ? null : (JSON.parse(text) as TaskResult);
@@ -53,18 +54,31 @@ export function resultOf(ctx: GateRunContext, read: TaskRead): TaskResult | null
 
 /** Records the results of the finished tasks (state done) in one transaction; returns how many were recorded. */
 export async function recordFinished(database: Database, ctx: GateRunContext, reads: readonly TaskRead[]): Promise<number> {
-  const results: { rolloutId: string; result: string }[] = [];
+  return record(database, ctx, reads, "pending");
+}
+
+/**
+ * Records again done tasks whose rollout moved on before the stage sealed (settle.ts): a finished rollout is
+ * judged on what it now holds; one running again (a new attempt) goes back to pending.
+ */
+export async function recordAgain(database: Database, ctx: GateRunContext, reads: readonly TaskRead[]): Promise<number> {
+  return record(database, ctx, reads, "done");
+}
+
+async function record(database: Database, ctx: GateRunContext, reads: readonly TaskRead[], from: "pending" | "done"): Promise<number> {
+  const results: { rolloutId: string; state: string; result: string | null }[] = [];
   for (const read of reads) {
-    if (!read.finished || read.task.state !== "pending") continue;
-    const result = resultOf(ctx, read);
-    if (result) results.push({ rolloutId: read.task.rolloutId, result: JSON.stringify(result) });
+    if (read.task.state !== from) continue;
+    const result = read.finished ? resultOf(ctx, read) : null;
+    if (result) results.push({ rolloutId: read.task.rolloutId, state: "done", result: JSON.stringify({ ...result, ...(read.source ? { source: read.source } : {}) }) });
+    else if (from === "done") results.push({ rolloutId: read.task.rolloutId, state: "pending", result: null });
   }
   if (results.length === 0) return 0;
   const judgedAt = new Date();
   return database.transaction(async (tx) => {
     let recorded = 0;
     for (const r of results) {
-      const { count } = await tx.gateRunTask.updateMany({ where: { rolloutId: r.rolloutId, state: "pending" }, data: { state: "done", result: r.result, judgedAt } });
+      const { count } = await tx.gateRunTask.updateMany({ where: { rolloutId: r.rolloutId, state: from }, data: { state: r.state, result: r.result, judgedAt: r.result ? judgedAt : null } });
       recorded += count;
     }
     return recorded;

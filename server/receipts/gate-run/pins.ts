@@ -69,7 +69,8 @@ export async function resolvePins(database: Database, ctx: GateRunContext): Prom
   const s1 = ctx.stage1;
   const candidate = await pinResource(database, s1.candidate);
   const parent = await pinResource(database, s1.parent satisfies ResourceRef);
-  const evaluator: Resolution = ctx.evaluatorBody !== null ? { status: "resolved", digest: s1.evaluator.digest } : { status: "unresolvable", reason: `evaluator ${ctx.evaluatorName} is not in the registry with the pinned digest ${s1.evaluator.digest}` };
+  // Stage 1's declaration (check 1); the evaluator this run judges with is recorded as `producedBy.evaluator`.
+  const evaluator: Resolution = ctx.declaredEvaluator;
   return {
     candidate,
     parent,

@@ -6,24 +6,27 @@
 // only, serves the candidate as `canary_stage` tasks, aborts to the exact parent at the first breach
 // (canary-stage.ts) and seals a `canary-stage` link.
 // Each phase has a deadline: what has not come back by then is cancelled and judged unavailable, never passed.
+// A stage closes only once its rollouts all ended and the policy's settle window passed with nothing new for them
+// (settle.ts); what moves on before the seal is judged again, what comes after it is late evidence.
 // The gate runs no agent: every case is a rollout a runner serves through the store.
 import type { Database } from "@/server/db/client";
 import type { LinkContent } from "@/server/gate/receipt/seal";
+import type { VersionSet } from "@/server/gate/versions";
 import { boundaryBreach, type CanaryObservation } from "@/server/gate/evidence/gate-rollouts";
 import { loadReceipt, openReceipt, sealLink } from "../links";
 import { lateEvidenceOf } from "../late-evidence";
 import { stage2FromStore } from "../rollups";
-import { currentVersions } from "../versions";
-import type { VersionSet } from "@/server/gate/versions";
 import { assembleCanaryStage, assembleStage3, type CanaryWindow } from "./assemble";
-import { abortCanaryStage, canaryPointerMovedOff } from "./canary-stage";
-import { gateRunContext, isPinned, type GateRunContext } from "./context";
+import { abortStageOf, canaryPointerMovedOff } from "./canary-stage";
+import { gateRunContext, isPinned, type GateRunContext, type InForceAtStart } from "./context";
 import { recordFinished, resultOf, parseResult } from "./judge";
+import { rejudgeMoved, settle, type Settling } from "./settle";
 import { resolvePins, type GatePins } from "./pins";
 import { cancelTasks, enqueueTasks, isCanaryPhase, pendingTasks, readTasks, tasksOf, type TaskSpec } from "./tasks";
 import { recordCheckResults } from "../check-results";
 import { currentPolicy } from "../registries";
 import { rerunCarry } from "@/server/promotion/rerun";
+import { settleSecondsOf } from "@/server/gate/policy";
 
 const LEASE_MS = 30_000;
 /** Canary tasks in flight at once: a breach seen in one stops the rest before they touch a destination. */
@@ -31,7 +34,11 @@ export const CANARY_WAVE = 4;
 export const ROLLBACK_PROBES = 5;
 
 export type RunPhase = "queued" | "collecting" | "canary" | "verifying" | "judging" | "done" | "failed";
-export type RunState = { pins: GatePins; canary: CanaryWindow | null; abort?: { moved: boolean; detail: string } };
+/**
+ * `inForce`: the registry records and parent in force when the run started — what every later step computes with;
+ * `settling`: the stage whose rollouts all ended, waiting out the settle window before it closes (settle.ts).
+ */
+export type RunState = { pins: GatePins; canary: CanaryWindow | null; abort?: { moved: boolean; detail: string }; inForce?: InForceAtStart; settling?: Settling };
 
 type RunRow = NonNullable<Awaited<ReturnType<Database["db"]["gateRun"]["findUnique"]>>>;
 
@@ -87,12 +94,6 @@ function rollbackSpecs(ctx: GateRunContext, pins: GatePins): TaskSpec[] {
   return specs;
 }
 
-/** The versions in force for the candidate's agent (what stage 2 and stage 3 record). */
-async function versionsFor(database: Database, candidateId: string): Promise<VersionSet> {
-  const candidate = await database.db.candidate.findUniqueOrThrow({ where: { id: candidateId }, select: { agent: true, parentDigest: true, digest: true } });
-  return currentVersions(database.db, candidate.agent, { parentIfNoDefault: candidate.parentDigest as `sha256:${string}`, self: candidate.digest as `sha256:${string}` });
-}
-
 async function start(database: Database, run: RunRow, ctx: GateRunContext, deadlineSeconds: number, now: Date) {
   const loaded = await loadReceipt(database, run.candidateId);
   if (!loaded.verification.ok) throw new Error("the stored receipt fails verification; the gate does not run on it");
@@ -100,7 +101,7 @@ async function start(database: Database, run: RunRow, ctx: GateRunContext, deadl
     if (!loaded.receipt?.stage3) throw new Error("the canary stage follows a sealed stage 3 and a canary-step approval; this receipt has no stage 3");
     const pins = await resolvePins(database, ctx);
     await enqueueTasks(database, ctx, rollbackSpecs(ctx, pins), deadlineSeconds);
-    const state: RunState = { pins, canary: null };
+    const state: RunState = { pins, canary: null, inForce: ctx.inForce };
     return { phase: "collecting" as const, pins: JSON.stringify(state), deadlineAt: secondsFrom(now, deadlineSeconds) };
   }
   if (loaded.chain.length === 0) await openReceipt(database, run.candidateId);
@@ -108,11 +109,11 @@ async function start(database: Database, run: RunRow, ctx: GateRunContext, deadl
   // A first run seals stage 2; a re-run seals a new one when admitted rollouts changed since (late evidence).
   if (!receipt.stage2 || (await lateEvidenceOf(database.db, receipt.stage2)).length > 0) {
     const candidate = await database.db.candidate.findUniqueOrThrow({ where: { id: run.candidateId } });
-    await sealLink(database, run.candidateId, "stage2", await stage2FromStore(database, candidate, await versionsFor(database, run.candidateId)));
+    await sealLink(database, run.candidateId, "stage2", await stage2FromStore(database, candidate, ctx.versions));
   }
   const pins = await resolvePins(database, ctx);
   await enqueueTasks(database, ctx, [...lockedSpecs(ctx, pins), ...rollbackSpecs(ctx, pins)], deadlineSeconds);
-  const state: RunState = { pins, canary: null };
+  const state: RunState = { pins, canary: null, inForce: ctx.inForce };
   return { phase: "collecting" as const, pins: JSON.stringify(state), deadlineAt: secondsFrom(now, deadlineSeconds) };
 }
 
@@ -126,6 +127,16 @@ async function collect(database: Database, run: RunRow, ctx: GateRunContext, sta
   const left = pending.length - recorded;
   if (left > 0 && now < run.deadlineAt!) return recorded === 0 ? null : {};
   if (left > 0) await cancelTasks(database, await pendingTasks(database, run.id, ["locked_gate", "rollback"]), `no result by the deadline (${deadlineSeconds} s)`);
+  else if (now < run.deadlineAt!) {
+    // All ended: the evidence closes once the settle window passed with nothing new for them (the deadline caps it).
+    const moved = await rejudgeMoved(database, ctx, await tasksOf(database, run.id, ["locked_gate", "rollback"]));
+    const s = settle(state.settling, "collecting", moved, now, await settleSecondsFor(database, ctx));
+    state.settling = s.settling;
+    if (!s.closed) {
+      wait.on = undefined; // nothing ends while a stage settles: the poll steps it
+      return s.wrote ? { pins: JSON.stringify(state) } : null;
+    }
+  }
   if (!state.pins.candidate.pinId || !isPinned(ctx.canary)) {
     if (isStage(run)) throw new Error(!state.pins.candidate.pinId ? "the candidate's resources could not be pinned, so the canary stage cannot serve them" : "the receipt pins no published canary dataset, so the canary stage has no bounded task set to serve");
     return { phase: "judging" as const };
@@ -139,7 +150,10 @@ async function watchCanary(database: Database, run: RunRow, ctx: GateRunContext,
   const phase = canaryPhaseOf(run);
   const boundary = ctx.stage1.expectedEvidence.canaryBoundary;
   const cases = isPinned(ctx.canary) ? ctx.canary.cases.slice(0, boundary.maxTasks) : [];
-  const tasks = await tasksOf(database, run.id, phase);
+  // A finished task whose rollout moved on (a span flushed late, a new attempt) is judged again before anything else.
+  let tasks = await tasksOf(database, run.id, phase);
+  const movedOn = await rejudgeMoved(database, ctx, tasks);
+  if (movedOn) tasks = await tasksOf(database, run.id, phase);
   const pending = tasks.filter((t) => t.state === "pending");
   const reads = await readTasks(database, pending, { running: true });
   const recorded = await recordFinished(database, ctx, reads);
@@ -170,7 +184,12 @@ async function watchCanary(database: Database, run: RunRow, ctx: GateRunContext,
   // The lease makes this step the only writer of the run's tasks: what it did not record is still in flight.
   const inFlight = pending.length - recorded;
   const ids = reads.filter((r) => !r.finished).map((r) => r.task.rolloutId);
-  if (tasks.length >= cases.length && inFlight === 0) return close();
+  if (tasks.length >= cases.length && inFlight === 0) {
+    const s = settle(state.settling, "canary", movedOn, now, await settleSecondsFor(database, ctx));
+    state.settling = s.settling;
+    if (s.closed || now >= run.deadlineAt!) return close();
+    return s.wrote ? { pins: JSON.stringify(state) } : null;
+  }
   if (now >= run.deadlineAt!) {
     const kind = boundary.maxWallTimeSeconds <= deadlineSeconds ? "wall_time" : "deadline";
     const reason = kind === "wall_time" ? `the boundary's wall time (${boundary.maxWallTimeSeconds} s) was reached with ${inFlight} task(s) unfinished` : `the run's deadline (${deadlineSeconds} s) was reached with ${inFlight} task(s) unfinished`;
@@ -187,29 +206,50 @@ async function watchCanary(database: Database, run: RunRow, ctx: GateRunContext,
 }
 
 /** A breach in the canary stage: the canary pointer goes back to the exact parent before anything else runs. */
-function abortStage(database: Database, run: RunRow, ctx: GateRunContext, reason: string, now: Date) {
-  const { stage1 } = ctx;
-  const candidate = { resourceId: stage1.candidate.resourceId, version: stage1.candidate.version ?? 1, digest: stage1.candidate.digest! };
-  return abortCanaryStage(database, { runId: run.id, candidateId: run.candidateId, agent: stage1.agent, candidate, parent: stage1.parent, reason, at: now });
+const abortStage = (database: Database, run: RunRow, ctx: GateRunContext, reason: string, now: Date) => abortStageOf(database, run, ctx.stage1, reason, now);
+
+/** The settle window of the policy in force for the candidate's agent. */
+async function settleSecondsFor(database: Database, ctx: GateRunContext): Promise<number> {
+  return settleSecondsOf(await currentPolicy(database.db, ctx.stage1.agent));
 }
 
-async function awaitVerifications(database: Database, run: RunRow, now: Date, wait: Waiting) {
+/**
+ * Until the seal, whatever moved on since a task was judged is judged again (settle.ts); a canary breach found
+ * so stops the canary as one seen live would — in the canary stage through the same abort. True: state changed.
+ */
+async function recheckBeforeSeal(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, now: Date): Promise<boolean> {
+  if (!(await rejudgeMoved(database, ctx, await tasksOf(database, run.id)))) return false;
+  if (!state.canary || state.canary.stop?.kind === "breach") return false;
+  const observed = (await tasksOf(database, run.id, canaryPhaseOf(run))).flatMap((t) => {
+    const r = parseResult(t.result);
+    return r?.kind === "canary" ? [r] : [];
+  });
+  const breach = boundaryBreach(observed, ctx.stage1.expectedEvidence.canaryBoundary);
+  if (!breach) return false;
+  state.canary = { ...state.canary, stop: { kind: "breach", reason: breach, at: now.toISOString() } };
+  if (isStage(run)) state.abort = await abortStage(database, run, ctx, breach, now);
+  return true;
+}
+
+async function awaitVerifications(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, now: Date, wait: Waiting) {
+  const changed = (await recheckBeforeSeal(database, run, ctx, state, now)) ? { pins: JSON.stringify(state) } : null;
   const done = (await tasksOf(database, run.id, canaryPhaseOf(run))).filter((t) => t.state === "done");
   const verified = await database.db.gateVerification.findMany({ where: { rolloutId: { in: done.map((t) => t.rolloutId) } }, select: { rolloutId: true } });
-  if (verified.length >= done.length || now >= run.deadlineAt!) return { phase: "judging" as const };
+  if (verified.length >= done.length || now >= run.deadlineAt!) return { phase: "judging" as const, ...changed };
   // Judging waits for the last record: the verification route tells this process of each one as it lands.
   const have = new Set(verified.map((v) => v.rolloutId));
   wait.on = { rollouts: done.map((t) => t.rolloutId).filter((id) => !have.has(id)), all: true, until: run.deadlineAt! };
-  return null;
+  return changed;
 }
 
 async function judge(database: Database, run: RunRow, ctx: GateRunContext, state: RunState, now: Date) {
-  const versions = await versionsFor(database, run.candidateId);
+  await recheckBeforeSeal(database, run, ctx, state, now);
+  // Sealed with the versions this run computed with (ctx.versions, fixed at its start), never those in force now.
   const link = isStage(run)
-    ? await sealLink(database, run.candidateId, "canary-stage", (await assembleCanaryStage(database, ctx, versions, state.pins, state.canary!, now.toISOString())) as LinkContent<"canary-stage">)
-    : await sealLink(database, run.candidateId, "stage3", { ...(await assembleStage3(database, ctx, versions, state.pins, state.canary, now.toISOString())), ...(await carried(database, run.candidateId, versions, now)) } as LinkContent<"stage3">);
+    ? await sealLink(database, run.candidateId, "canary-stage", (await assembleCanaryStage(database, ctx, state.pins, state.canary!, now.toISOString())) as LinkContent<"canary-stage">)
+    : await sealLink(database, run.candidateId, "stage3", { ...(await assembleStage3(database, ctx, state.pins, state.canary, now.toISOString())), ...(await carried(database, run.candidateId, ctx.versions, now)) } as LinkContent<"stage3">);
   await recordCheckResults(database, run.candidateId, now);
-  return { phase: "done" as const, status: "done", finishedAt: now, linkDigest: link.digest, leaseUntil: null, leaseOwner: null };
+  return { phase: "done" as const, status: "done", finishedAt: now, linkDigest: link.digest, pins: JSON.stringify(state), leaseUntil: null, leaseOwner: null };
 }
 
 /** A re-run after a sealed canary stage still fresh keeps the candidate at the default step (server/promotion decides). */
@@ -248,7 +288,7 @@ export async function stepGateRun(database: Database, runId: string, owner: stri
     if (run.status === "queued" || phase === "queued") patch = { status: "running", startedAt: now, ...(await start(database, run, ctx, deadlineSeconds, now)) };
     else if (phase === "collecting") patch = await collect(database, run, ctx, state!, deadlineSeconds, now, wait);
     else if (phase === "canary") patch = await watchCanary(database, run, ctx, state!, deadlineSeconds, now, wait);
-    else if (phase === "verifying") patch = await awaitVerifications(database, run, now, wait);
+    else if (phase === "verifying") patch = await awaitVerifications(database, run, ctx, state!, now, wait);
     else if (phase === "judging") patch = await judge(database, run, ctx, state!, now);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);

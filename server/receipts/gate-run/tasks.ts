@@ -8,6 +8,7 @@ import type { ServedBy } from "@/server/gate/evidence/serving";
 import { storeFor } from "@/server/store";
 import { TERMINAL_ROLLOUT_STATUSES, type Json, type JsonObject, type RolloutStatus, type Span } from "@/server/store/types";
 import type { GateRunContext } from "./context";
+import { SOURCE_COLUMNS, sourceKey, sourceOf, spanCountsOf } from "./sources";
 
 export const GATE_RUN_PHASES = ["locked_gate", "canary", "rollback", "canary_stage"] as const;
 export type TaskPhase = (typeof GATE_RUN_PHASES)[number];
@@ -65,11 +66,21 @@ export type TaskRow = { rolloutId: string; phase: string; side: string | null; c
  * A task's rollout as the gate reads it: status, the latest attempt's failure, spans (when asked for) and who
  * served it (`served_by` and that key's role; null when no attempt was read).
  */
-export type TaskRead = { task: TaskRow; status: RolloutStatus | "missing"; finished: boolean; failure: string | null; spans: GateSpan[] | null; tooManySpans: boolean; servedBy: ServedBy | null };
+export type TaskRead = {
+  task: TaskRow;
+  status: RolloutStatus | "missing";
+  finished: boolean;
+  failure: string | null;
+  spans: GateSpan[] | null;
+  tooManySpans: boolean;
+  servedBy: ServedBy | null;
+  /** A finished rollout's store state as read before its spans (sources.ts): what its result is computed from. */
+  source?: string;
+};
 
-export async function tasksOf(database: Database, runId: string, phase?: TaskPhase): Promise<TaskRow[]> {
+export async function tasksOf(database: Database, runId: string, phase?: TaskPhase | readonly TaskPhase[]): Promise<TaskRow[]> {
   return database.db.gateRunTask.findMany({
-    where: { gateRunId: runId, ...(phase ? { phase } : {}) },
+    where: { gateRunId: runId, ...(phase ? { phase: { in: typeof phase === "string" ? [phase] : [...phase] } } : {}) },
     orderBy: [{ enqueuedAt: "asc" }, { rolloutId: "asc" }],
     select: { rolloutId: true, phase: true, side: true, caseId: true, state: true, result: true },
   });
@@ -94,9 +105,11 @@ export async function pendingTasks(database: Database, runId: string, phases: re
 export async function readTasks(database: Database, tasks: readonly TaskRow[], opts: { running?: boolean } = {}): Promise<TaskRead[]> {
   if (tasks.length === 0) return [];
   const db = database.db;
-  const rows = await db.storeRollout.findMany({ where: { rolloutId: { in: tasks.map((t) => t.rolloutId) } }, select: { rolloutId: true, status: true, latestAttemptId: true } });
+  const rows = await db.storeRollout.findMany({ where: { rolloutId: { in: tasks.map((t) => t.rolloutId) } }, select: SOURCE_COLUMNS });
   const byId = new Map(rows.map((r) => [r.rolloutId, r]));
   const isFinished = (status: string) => TERMINAL_ROLLOUT_STATUSES.includes(status as RolloutStatus);
+  // Before the spans are read: a span landing meanwhile makes the source look older than the result, never newer.
+  const counts = await spanCountsOf(db, rows.filter((r) => isFinished(r.status)).map((r) => r.rolloutId));
   // The latest attempts whose spans this read needs.
   const latest = rows.filter((r) => r.latestAttemptId && (isFinished(r.status) || opts.running)).map((r) => ({ rolloutId: r.rolloutId, attemptId: r.latestAttemptId! }));
   const spansOf = new Map<string, GateSpan[]>();
@@ -126,14 +139,15 @@ export async function readTasks(database: Database, tasks: readonly TaskRow[], o
     if (!row) return { task, status: "missing", finished: true, failure: "the rollout is gone from the store", spans: null, tooManySpans: false, servedBy: null };
     const status = row.status as RolloutStatus;
     const finished = isFinished(status);
-    if (!row.latestAttemptId || !(finished || opts.running)) return { task, status, finished, failure: null, spans: null, tooManySpans: false, servedBy: null };
+    const source = finished ? { source: sourceKey(sourceOf(row, counts)) } : {};
+    if (!row.latestAttemptId || !(finished || opts.running)) return { task, status, finished, failure: null, spans: null, tooManySpans: false, servedBy: null, ...source };
     const attempt = attempts.get(task.rolloutId);
     const why = attempt?.metadata ? (JSON.parse(attempt.metadata) as Record<string, unknown>)["lightgate.failure"] : undefined;
     const failure = typeof why === "string" ? why : attempt && attempt.status !== "succeeded" ? `latest attempt ${attempt.status}` : null;
     const tooManySpans = tooMany.has(task.rolloutId);
     const server = attempt?.servedBy ?? null;
     const servedBy = attempt ? { identity: server, role: server ? (roles.get(server) ?? null) : null } : null;
-    return { task, status, finished, failure, spans: tooManySpans ? [] : (spansOf.get(task.rolloutId) ?? []), tooManySpans, servedBy };
+    return { task, status, finished, failure, spans: tooManySpans ? [] : (spansOf.get(task.rolloutId) ?? []), tooManySpans, servedBy, ...source };
   });
 }
 

@@ -11,7 +11,7 @@ import type { Actor } from "@/server/auth/actor";
 import { readPointer } from "@/server/candidates/pointers";
 import type { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
-import { AGENT, PARENT, personWithPasskey, pointersBackToParent, REFERENCE_NOW, referenceWorld, type ReferenceWorld } from "../../helpers/approvals";
+import { AGENT, PARENT, personWithPasskey, pointersBackToParent, storeResourcesOf, REFERENCE_NOW, referenceWorld, type ReferenceWorld } from "../../helpers/approvals";
 
 const now = REFERENCE_NOW;
 const later = (s: number) => new Date(now.getTime() + s * 1000);
@@ -27,6 +27,7 @@ describeEachDialect("promotion cycles", (dialect) => {
     database = await createTestDatabase(dialect, "promotion");
     rosa = await personWithPasskey(database, [{ role: "release_approver", agent: null }], "Rosa Release");
     carl = await personWithPasskey(database, [{ role: "canary_approver", agent: AGENT }], "Carl Canary");
+    await storeResourcesOf(database); // the exact parent loads: a rollback to it is refused only for the machine's reasons
   });
   afterAll(() => database?.drop());
   beforeEach(async () => {

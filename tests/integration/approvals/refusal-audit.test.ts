@@ -14,7 +14,7 @@ import { readPointer } from "@/server/candidates/pointers";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { SYSTEM } from "../../helpers/auth";
 import { callerFor } from "../../helpers/caller";
-import { AGENT, PARENT, personWithPasskey, REFERENCE_NOW, referenceWorld, pointersBackToParent, type ReferenceWorld } from "../../helpers/approvals";
+import { AGENT, PARENT, personWithPasskey, REFERENCE_NOW, referenceWorld, storeResourcesOf, pointersBackToParent, type ReferenceWorld } from "../../helpers/approvals";
 import { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
 const now = REFERENCE_NOW;
@@ -27,6 +27,7 @@ describeEachDialect("refused decisions are audited", (dialect) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect, "refusals");
+    await storeResourcesOf(database); // the rollback target loads, so what is refused is refused for its own reason
     rosa = await personWithPasskey(database, [{ role: "release_approver", agent: null }], "Rosa Approver");
   });
   afterAll(() => database?.drop());

@@ -12,10 +12,12 @@ import { movePointer, pointerLock, readPointer } from "@/server/candidates/point
 import { resourceRef } from "@/server/gate/reference/common";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { SYSTEM } from "../../helpers/auth";
-import { AGENT, PARENT, personWithPasskey, REFERENCE_NOW, referenceWorld, pointersBackToParent, type ReferenceWorld } from "../../helpers/approvals";
+import { AGENT, PARENT, personWithPasskey, REFERENCE_NOW, referenceWorld, storeResourcesOf, pointersBackToParent, type ReferenceWorld } from "../../helpers/approvals";
 import type { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
 const now = REFERENCE_NOW;
+const OLDER_RESOURCES = { policy: { resource_type: "policy", weights: "older" } };
+const older = resourceRef("older", OLDER_RESOURCES);
 
 
 describeEachDialect("reject and rollback", (dialect) => {
@@ -28,6 +30,9 @@ describeEachDialect("reject and rollback", (dialect) => {
     database = await createTestDatabase(dialect, "rollback");
     rosa = await personWithPasskey(database, [{ role: "release_approver", agent: null }], "Rosa Approver");
     carl = await personWithPasskey(database, [{ role: "canary_approver", agent: AGENT }], "Carl Canary");
+    // A rollback target must load by version and digest: the store holds the exact parent and the earlier default.
+    await storeResourcesOf(database);
+    await storeResourcesOf(database, older, OLDER_RESOURCES);
   });
   afterAll(() => database?.drop());
   beforeEach(async () => {
@@ -79,7 +84,6 @@ describeEachDialect("reject and rollback", (dialect) => {
 
   it("rolls the approved default back to an earlier approved default (never to one that was not)", async () => {
     const agent = `${AGENT}-${dialect}`;
-    const older = resourceRef("older", { v: 1 });
     const newer = resourceRef("newer", { v: 2 });
     const never = resourceRef("never", { v: 3 });
     // history: older (receipt r1) → newer (receipt r2), moved through the approval path in an earlier life

@@ -11,6 +11,7 @@ import { beginRollback, finishRollback } from "@/server/approvals/rollback";
 import { verifyDecisionStatement } from "@/server/approvals/statement";
 import { readPointer } from "@/server/candidates/pointers";
 import { EVALUATOR } from "@/server/gate/reference/common";
+import { evaluatorFromKey } from "@/server/gate/versions";
 import { loadReceipt, sealLink } from "@/server/receipts/links";
 import { seedReferenceDemo, REFERENCE_POLICY_OWNER } from "@/server/reference/reference-demo";
 import { publishRegistryEntry } from "@/server/receipts/registries";
@@ -52,10 +53,11 @@ describeEachDialect("approvals on stored receipts", (dialect) => {
     expect(panel.panel.availability).toMatchObject({ enabled: false, reason: expect.stringMatching(/checks 1, 4 and 5 are stale/) });
     expect(panel.panel.pendingStep).toBe("canary");
 
-    // the gate is re-run against evaluator v4 (a new stage 3): fresh again, and the signed approval commits
+    // the gate is re-run against evaluator v4 (a new stage 3 whose locked gate v4 scored): fresh again, and the signed approval commits
     const stage3 = (await loadReceipt(database, candidateId)).receipt!.stage3!;
     const versions = await currentVersions(database.db, AGENT);
-    await sealLink(database, candidateId, "stage3", { ...stage3, computedAt: new Date().toISOString(), versions });
+    const lockedGate = { ...stage3.lockedGate!, evaluator: evaluatorFromKey(versions.evaluator)! };
+    await sealLink(database, candidateId, "stage3", { ...stage3, lockedGate, computedAt: new Date().toISOString(), versions });
     const begun = await beginApproval(database, rosa.actor, { agent: AGENT, candidateId, step: "canary" }, { source: receiptSource });
     const done = await finishApproval(database, rosa.actor, { payload: begun.payload, response: rosa.key.assert(begun.options!) }, { source: receiptSource });
     expect(done.verdict).toBe("PROMOTE TO BOUNDED CANARY");

@@ -11,7 +11,7 @@ import { servingSentence } from "@/lib/candidates/serving";
 import { getCandidate } from "@/server/receipts/candidates-view";
 import { gateReport } from "@/server/receipts/report";
 import { describeEachDialect } from "../../helpers/db";
-import { awaitRun, declareTrainBind, examWorld, forgeAsLearner, keyId, OUTPUT_EVALUATOR, requestRun, runnerLoop, verifierLoop, type ExamWorld } from "../../helpers/learner-exam";
+import { awaitRun, declareTrainBind, examWorld, forgeAsLearner, HELD_OUT_CASES, keyId, OUTPUT_EVALUATOR, requestRun, runnerLoop, verifierLoop, type ExamWorld } from "../../helpers/learner-exam";
 
 type Check = { id: number; status: string; explanation: string };
 const check = (view: { checks: Check[] | null }, id: number) => view.checks!.find((c) => c.id === id)!;
@@ -43,14 +43,14 @@ describeEachDialect("the learner never sits its own exam", (dialect) => {
     const { receiptId, candidateId } = await trained("forged");
     const runId = await requestRun(world, receiptId, 30);
     let tasks: { rolloutId: string; phase: string }[] = [];
-    for (const until = Date.now() + 30_000; tasks.length < 24; await new Promise((r) => setTimeout(r, 50))) {
+    for (const until = Date.now() + 30_000; tasks.length < 2 * HELD_OUT_CASES; await new Promise((r) => setTimeout(r, 50))) {
       tasks = await world.database.db.gateRunTask.findMany({ where: { gateRunId: runId, phase: "locked_gate" }, select: { rolloutId: true, phase: true } });
       if (Date.now() > until) throw new Error("the locked gate was not enqueued in 30 s");
     }
     const ids = new Set(tasks.map((t) => t.rolloutId));
     const heldOut = await world.database.db.gateDatasetCase.findMany({ where: { datasetId: world.exams.heldOut }, select: { input: true } });
     const inputs = new Set(heldOut.map((c) => c.input));
-    expect(inputs.size).toBe(12);
+    expect(inputs.size).toBe(HELD_OUT_CASES);
 
     // What the hostile pass did one second after asking for the run: list, read by id, dequeue.
     const listed = await world.call("algorithm", "GET", "/v1/agl/rollouts?limit=500&sort_by=start_time&sort_order=desc");
@@ -89,7 +89,7 @@ describeEachDialect("the learner never sits its own exam", (dialect) => {
 
     const serving = (await getCandidate(world.database, candidateId)).lockedGateServing!;
     expect(serving.scoring).toBe("runner_reward");
-    expect(serving.servers).toEqual([{ identity: learner, name: expect.any(String), role: "algorithm", rollouts: 24, counted: false, reason: expect.stringContaining("declared this candidate") }]);
+    expect(serving.servers).toEqual([{ identity: learner, name: expect.any(String), role: "algorithm", rollouts: 2 * HELD_OUT_CASES, counted: false, reason: expect.stringContaining("declared this candidate") }]);
   }, 180_000);
 
   it("a runner key's honest results still count: check 4 passes and the page names the runner that served", async () => {
@@ -101,7 +101,7 @@ describeEachDialect("the learner never sits its own exam", (dialect) => {
     expect(check(view, 4).status, check(view, 4).explanation).toBe("pass");
     expect(view.verdict, JSON.stringify(view.checks, null, 1)).toBe("READY FOR APPROVAL");
     const serving = (await getCandidate(world.database, candidateId)).lockedGateServing!;
-    expect(serving.servers).toEqual([{ identity: runner, name: expect.any(String), role: "runner", rollouts: 24, counted: true, reason: null }]);
+    expect(serving.servers).toEqual([{ identity: runner, name: expect.any(String), role: "runner", rollouts: 2 * HELD_OUT_CASES, counted: true, reason: null }]);
     // The page says plainly whom the scores trust.
     expect(servingSentence(serving)).toMatch(new RegExp(`^Scores come from the runners' own reward spans; served by: [^;]*\\(${runner}\\)\\.`));
   }, 180_000);
@@ -113,7 +113,7 @@ describeEachDialect("the learner never sits its own exam", (dialect) => {
     const view = await awaitRun(world, await requestRun(world, receiptId, 60)).finally(() => stop.abort());
     await Promise.all(loops);
     const gate = (await gateReport(world.database, candidateId)).receipt!.stage3!.lockedGate!;
-    expect(gate.candidate.cases).toHaveLength(12);
+    expect(gate.candidate.cases).toHaveLength(HELD_OUT_CASES);
     expect(new Set(gate.candidate.cases.map((c) => `${c.score}:${c.passed}`))).toEqual(new Set(["0:false"]));
     expect(new Set(gate.parent.cases.map((c) => `${c.score}:${c.passed}`))).toEqual(new Set(["1:true"]));
     expect(check(view, 4).status).toBe("fail");

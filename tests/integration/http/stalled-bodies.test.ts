@@ -17,6 +17,8 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const unavailable = serveUnavailable();
+/** An answer this fast did not wait for any stalled body to be cut (BODY_READ gives one 5 s). */
+const PROMPT_MS = 3_000;
 
 const Status = new protobuf.Type("Status").add(new protobuf.Field("code", 1, "int32")).add(new protobuf.Field("message", 2, "string"));
 new protobuf.Root().define("google.rpc").add(Status);
@@ -58,7 +60,9 @@ describeEachDialect("stalled and endless request bodies against scripts/serve.ts
     for (let i = 0; i < 5; i++) {
       const m = await timedMutation(srv.base, cookie, srv.origin);
       expect(m.status, m.text.slice(0, 300)).toBe(200);
-      expect(m.ms).toBeLessThan(1_000);
+      // Well inside the 5 s a stalled body is given: it never waited for a stall to be cut. (Under 1 s on a quiet
+      // machine — npm run bench:stall — but this suite shares two cores with the e2e and the other suites.)
+      expect(m.ms).toBeLessThan(PROMPT_MS);
     }
     for (const s of mine) s.abort();
   });
@@ -72,7 +76,7 @@ describeEachDialect("stalled and endless request bodies against scripts/serve.ts
     await sleep(300);
     const m = await timedMutation(srv.base, cookie, srv.origin);
     expect(m.status, m.text.slice(0, 300)).toBe(200); // the person is not turned away…
-    expect(m.ms).toBeLessThan(1_000);
+    expect(m.ms).toBeLessThan(PROMPT_MS);
     const refused = (await Promise.all(mine.map((s) => Promise.race([s.answered, sleep(200).then(() => null)])))).filter((a) => a?.status === 503);
     expect(refused.length).toBeGreaterThan(0); // …the strangers past what they may hold are
     for (const s of mine) s.abort();

@@ -99,6 +99,9 @@ describeEachDialect("the canary stage through runners", (dialect) => {
     expect(stage.canary.outcomes.length).toBe(tasks.filter((t) => t.phase === "canary_stage").length);
     expect(stage.canary.outcomes.every((o) => o.verification.method === "destination")).toBe(true);
     expect(stage.rollbackTest).toMatchObject({ loaded: true, routedBack: true, parent });
+    // The seal names what produced it: this run, with the versions its context resolved at its start.
+    expect(stage.producedBy).toMatchObject({ gateRun: run.id, parent, evaluator: receipt!.stage3!.lockedGate!.evaluator });
+    expect(stage.versions).toEqual(receipt!.stage3!.versions);
     expect(report!.step).toBe("default");
     expect(report!.canaryStageChecks!.find((c) => c.id === 6)!.status).toBe("pass");
     expect(report!.verdict).toBe("READY FOR APPROVAL");

@@ -25,7 +25,8 @@ describeEachDialect("a foreign agent's gate run beside the demo's desk runners (
     world = await gateWorld(dialect, "beside-desk");
     await publishRegistryEntry(world.database, { kind: "tool_contract", name: "search_kb", agent: AGENT, body: { tool: "search_kb", side_effects: [] }, actor: SYSTEM });
     await publishRegistryEntry(world.database, { kind: "model_server", name: "rule-based", agent: AGENT, version: "1", body: { pricing: { input_usd_per_million_tokens: 0.5, output_usd_per_million_tokens: 1.5 } }, actor: SYSTEM });
-    const heldOut = Array.from({ length: 12 }, (_, i) => ({ id: `h-${i}`, input: { question: i % 4 === 0 ? `Can I get a refund for order ${i}?` : `h question ${i}` }, family: i % 4 === 0 ? "refunds" : "general", protected: i % 4 === 0 }));
+    // 20 held-out cases: the default policy's floor for check 4.
+    const heldOut = Array.from({ length: 20 }, (_, i) => ({ id: `h-${i}`, input: { question: i % 4 === 0 ? `Can I get a refund for order ${i}?` : `h question ${i}` }, family: i % 4 === 0 ? "refunds" : "general", protected: i % 4 === 0 }));
     const canary = Array.from({ length: 4 }, (_, i) => ({ id: `c-${i}`, input: { question: `c question ${i}` }, expected: { answer: `c answer ${i}` } }));
     exams = {
       heldOut: (await world.call("policy", "POST", "/v1/gate/datasets", { name: "foreign held-out", kind: "held_out", cases: heldOut })).body.dataset_id,

@@ -54,6 +54,17 @@ describe("moving names in pins", () => {
     expect(check.explanation).toContain("locked gate's evaluator");
   });
 
+  it("check 1 fails when the exact parent does not load now (missing, or other bytes), naming why; loading passes", () => {
+    const { receipt } = reference("A");
+    const parent = receipt.stage1.parent;
+    expect(statusOf(judge(receipt, { parentLoad: { loadable: true, digest: parent.digest } }), 1)).toBe("pass");
+    for (const reason of [`the store holds no version ${parent.version} of ${parent.resourceId}`, `the stored bytes of ${parent.resourceId} v${parent.version} hash to sha256:${"0".repeat(64)}`]) {
+      const report = judge(receipt, { parentLoad: { loadable: false, reason } });
+      expect(report.checks[0]).toMatchObject({ status: "fail", explanation: expect.stringContaining(`the parent ${parent.resourceId} v${parent.version} cannot be loaded now (${reason})`) });
+      expect(report.verdict).toBe("QUARANTINED");
+    }
+  });
+
   it("an exact evaluator version passes: the rule is about moving names, not about versions", () => {
     for (const version of ["3", "1.4.2", "v2", "2026-03-01"]) expect(movingNameIn(version)).toBeNull();
   });

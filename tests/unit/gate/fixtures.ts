@@ -11,6 +11,7 @@ import type { SealedLink } from "@/server/gate/receipt/seal";
 import type { SignedDecisions } from "@/server/gate/receipt/signed-decisions";
 import { receiptView, type Receipt } from "@/server/gate/receipt/view";
 import type { CheckId, VersionSet } from "@/server/gate/versions";
+import type { ParentLoad } from "@/server/gate/parent-load";
 
 export type Reference = { raw: RawCandidate; chain: SealedLink[]; receipt: Receipt };
 
@@ -52,9 +53,9 @@ export function verifiedDecisions(receipt: Receipt, excluded: string[] = []): Si
   return { records, excluded };
 }
 
-export function judge(receipt: Receipt, opts: { policy?: GatePolicy; versions?: VersionSet; now?: Date; decisions?: SignedDecisions } = {}): GateReport {
+export function judge(receipt: Receipt, opts: { policy?: GatePolicy; versions?: VersionSet; now?: Date; decisions?: SignedDecisions; parentLoad?: ParentLoad } = {}): GateReport {
   const decisions = opts.decisions ?? verifiedDecisions(receipt);
-  return evaluateGate({ receipt, policy: opts.policy ?? POLICY, currentVersions: opts.versions ?? VERSIONS, now: opts.now ?? REFERENCE_NOW, decisions });
+  return evaluateGate({ receipt, policy: opts.policy ?? POLICY, currentVersions: opts.versions ?? VERSIONS, now: opts.now ?? REFERENCE_NOW, decisions, parentLoad: opts.parentLoad });
 }
 
 export function statusOf(report: GateReport, id: CheckId) {

@@ -87,6 +87,14 @@ describe("freshness", () => {
     expect(f.stale[0]!.reasons).toEqual([{ input: "late-evidence", rollouts: ["ro-late000001"], sentence: expect.stringContaining("ro-late000001 (attempts 1 → 2") }]);
   });
 
+  it("late evidence on a sealed gate run's rollout makes exactly the checks it fed stale, with its sentence", () => {
+    const sentence = "late evidence: a new attempt for ro-gate00001 (locked_gate c-1) at 2026-03-02T17:00:00.000Z, after the seal at 2026-03-02T16:00:00.000Z";
+    const late = [{ rolloutId: "ro-gate00001", change: "a new attempt", feeds: { scope: "admission" as const, checks: [4, 5] as const }, sentence }];
+    const f = isFresh(a, VERSIONS, new Date("2026-03-02T18:00:00.000Z"), POLICY, late);
+    expect(f.stale.map((s) => s.check)).toEqual([4, 5]);
+    for (const s of f.stale) expect(s.reasons).toEqual([{ input: "late-evidence", rollouts: ["ro-gate00001"], sentence }]);
+  });
+
   it("records, on each result, exactly the versions that check depends on", () => {
     for (const c of judge(a).checks) expect(Object.keys(c.versions).sort()).toEqual([...CHECK_INPUTS[c.id as CheckId]].sort());
   });

@@ -50,6 +50,20 @@ describe("receipt export", () => {
     expect(result.checks.find((c) => c.name === "decision signatures")!.detail).toBe("1 signed decision, 1 verifying over its payload");
   });
 
+  it("carries whether the exact parent loaded, so a verdict judged on a missing parent recomputes offline", async () => {
+    const { chain, receipt } = reference("A");
+    const decisions = signedDecisions(receipt);
+    const parentLoad = { loadable: false as const, reason: "the store holds no version 1" };
+    const report = judge(receipt, { decisions, parentLoad });
+    expect(report.checks[0]!.status).toBe("fail");
+    const statement = buildReceiptStatement({ chain, report, policy: POLICY, currentVersions: VERSIONS, decisions, parentLoad });
+    expect(statement.predicate.gate.parentLoad).toEqual(parentLoad);
+    expect(failed(await verify(exportReceipt(statement, privateKey)))).toEqual([]);
+    // Dropping it (re-signed) makes the recomputed verdict disagree.
+    const dropped = resigned(exportReceipt(statement, privateKey), (s) => void delete s.predicate.gate.parentLoad);
+    expect(failed(await verify(dropped))).toEqual(["verdict recomputed"]);
+  });
+
   it("a quarantined receipt verifies too: the signature vouches for the record, not for the candidate", async () => {
     const result = await verify(exported("D").envelope);
     expect(result.ok).toBe(true);
