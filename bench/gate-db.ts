@@ -22,7 +22,7 @@ import { AGENT, T0, VERSIONS, iso } from "@/server/gate/reference/common";
 import { rawCandidate, REFERENCE_SPECS } from "@/server/gate/reference/raw-evidence";
 import { openReceipt, sealLink } from "@/server/receipts/links";
 import { gateReport } from "@/server/receipts/report";
-import { seedReferenceDemo } from "@/server/receipts/reference-demo";
+import { seedReferenceDemo } from "@/server/reference/reference-demo";
 import { writeRawToStore } from "@/server/receipts/reference-store";
 import { refreshRollups } from "@/server/receipts/rollups";
 

@@ -15,7 +15,7 @@ import {
   receiptKeyWarnings,
   requireRegistered,
   writeKeyFileExclusive,
-} from "../server/receipts/signing-key";
+} from "../server/keys/signing-key";
 
 async function exportKey(database: Database): Promise<number> {
   const db = database.db;

@@ -13,7 +13,7 @@ import { checkpointAudit, verifyAuditChain } from "../server/audit/audit-log";
 import { exportAuditHeads } from "../server/audit/head-export";
 import { openDatabase, type Database } from "../server/db/client";
 import { redactUrl, resolveDbTarget } from "../server/db/config";
-import { existingReceiptKey, receiptKeyFile, receiptKeyWarnings } from "../server/receipts/signing-key";
+import { existingReceiptKey, receiptKeyFile, receiptKeyWarnings } from "../server/keys/signing-key";
 
 function parseHead(argv: string[]): { expectHead?: { seq: number; hash: string }; headsFile?: string } {
   const i = argv.indexOf("--head");

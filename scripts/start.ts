@@ -14,7 +14,7 @@ import { buildIsCurrent, writeBuildStamp } from "./build-stamp";
 import { demoSignInBanner, demoUsersEnabled, seedDemoUsers } from "../server/auth/demo-users";
 import { publicOrigin } from "../server/auth/origin";
 import { demoHelpers, prepareDemoWorld, queueDemoRunWhenReady, type DemoWorld } from "../server/training/demo";
-import { receiptKeyWarnings, receiptSigningKey, ReceiptKeyError } from "../server/receipts/signing-key";
+import { receiptKeyWarnings, receiptSigningKey, ReceiptKeyError } from "../server/keys/signing-key";
 
 const dev = process.argv.includes("--dev");
 const root = process.cwd();

@@ -27,13 +27,18 @@ export function ApprovalPanel({ candidateId }: { candidateId: string }) {
   return (
     <div className="space-y-4" data-testid="approval-panel">
       <Card
-        title={panel.pendingStep ? `Approval: ${STEP_LABELS[panel.pendingStep]} step` : "Approval: both steps approved"}
+        title={panel.pendingStep ? `Approval: ${STEP_LABELS[panel.pendingStep]} step` : `Approval: ${panel.promotion.label.toLowerCase()}`}
         description="Approving signs the digest of exactly the receipt shown here with your passkey."
         actions={<Badge tone={STATUS_TONE[panel.status]}>{panel.status}</Badge>}
       >
         <div className="space-y-3">
           {/* When checks block, the page's decision banner already says so; the reason below names them. */}
           {(panel.availability.enabled || panel.availability.code !== "checks") && <p className="text-sm text-ink-2">{panel.sentence}</p>}
+          {panel.said && (
+            <p className="text-sm text-ink-2" data-testid="stale-said">
+              Before the evidence went stale: {panel.said}.
+            </p>
+          )}
           <ApproveButton panel={panel} onDone={refresh} compact />
           <RejectForm panel={panel} onDone={refresh} />
         </div>

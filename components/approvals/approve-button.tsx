@@ -140,6 +140,7 @@ export function ApproveButton({ panel, onDone, compact = false }: { panel: Panel
               </span>,
             ],
             ["Verdict now", panel.verdict],
+            ["What signing costs you", <span key="c" data-testid="confirm-cost">{panel.cost}</span>],
           ]}
           digest={begun.digest}
           note="The digest covers this receipt's chain head, its verdict and the versions each check used. If anything goes stale before the server commits, nothing moves."

@@ -67,7 +67,10 @@ export function CanaryStagePanel({ candidateId }: { candidateId: string }) {
 
   const aborted = live.stop?.kind === "breach" || live.stop?.kind === "rolled_back";
   const [tone, label]: [Tone, string] = running ? ["warn", PHASE_LABELS[live.phase] ?? live.phase] : live.status === "failed" ? ["fail", "failed"] : aborted ? ["fail", "aborted"] : ["pass", "closed"];
+  // Two clocks, never mixed: the gate run's deadline for results, and the boundary's own wall-time limit.
   const left = live.deadlineAt && running && live.phase === "canary" ? Math.max(0, Math.round((Date.parse(live.deadlineAt) - now) / 1000)) : null;
+  const began = live.window?.start ?? live.startedAt;
+  const used = began && running ? Math.max(0, Math.round((now - Date.parse(began)) / 1000)) : null;
   return (
     <Card
       id="canary-stage"
@@ -93,8 +96,14 @@ export function CanaryStagePanel({ candidateId }: { candidateId: string }) {
           <dd className="tabular-nums">
             ${live.costUsd.toFixed(2)} of ${live.boundary.maxCostUsd.toFixed(2)}
           </dd>
-          <dt className="text-ink-3">Time left</dt>
-          <dd className="tabular-nums">{left === null ? "—" : `${left} s of ${live.boundary.maxWallTimeSeconds} s`}</dd>
+          <dt className="text-ink-3">Boundary time</dt>
+          <dd className="tabular-nums" data-testid="canary-boundary-time">
+            {used === null ? `limit ${live.boundary.maxWallTimeSeconds} s` : `${Math.min(used, live.boundary.maxWallTimeSeconds)} s used of ${live.boundary.maxWallTimeSeconds} s`}
+          </dd>
+          <dt className="text-ink-3">Run deadline</dt>
+          <dd className="tabular-nums" data-testid="canary-run-deadline">
+            {left === null ? "—" : `${left} s left for results`}
+          </dd>
           <dt className="text-ink-3">Started</dt>
           <dd>
             <Time at={live.window?.start ?? live.startedAt} />

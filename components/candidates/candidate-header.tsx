@@ -19,7 +19,7 @@ const BANNER: Record<string, string> = {
   stale: "border-stale/40 bg-stale/10",
 };
 
-const ICONS = { QUARANTINED: ShieldAlert, STALE: History, "READY FOR APPROVAL": Clock, "PROMOTE TO BOUNDED CANARY": CheckCircle2, "PROMOTE TO DEFAULT": CheckCircle2 } as const;
+const ICONS = { QUARANTINED: ShieldAlert, STALE: History, "READY FOR APPROVAL": Clock, "PROMOTE TO BOUNDED CANARY": CheckCircle2, "PROMOTE TO DEFAULT": CheckCircle2, "ROLLED BACK": History } as const;
 
 export function DecisionBanner({ detail }: { detail: CandidateDetail }) {
   const { summary, report } = detail;

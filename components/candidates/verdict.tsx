@@ -11,6 +11,7 @@ export const STATUS_TONE: Record<CandidateStatus, Tone> = {
   "READY FOR APPROVAL": "warn",
   "PROMOTE TO BOUNDED CANARY": "accent",
   "PROMOTE TO DEFAULT": "pass",
+  "ROLLED BACK": "unavailable",
 };
 
 export function VerdictBadge({ verdict }: { verdict: CandidateStatus | null }) {

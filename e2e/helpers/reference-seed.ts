@@ -6,7 +6,7 @@ import { openDatabase } from "@/server/db/client";
 import { resolveDbTarget } from "@/server/db/config";
 import { evaluatorFromKey } from "@/server/gate/versions";
 import { loadReceipt, sealLink } from "@/server/receipts/links";
-import { seedReferenceDemo } from "@/server/receipts/reference-demo";
+import { seedReferenceDemo } from "@/server/reference/reference-demo";
 import { gateReport } from "@/server/receipts/report";
 
 async function main() {

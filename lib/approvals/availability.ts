@@ -23,8 +23,10 @@ export type ApprovalSituation = {
   stale: readonly StaleCheckSummary[];
   /** Identities that may never approve this candidate: who declared it, started its training, owns its key. */
   excluded: readonly string[];
-  /** Default step: who approved the canary step (another person must make it the default). */
+  /** Default step: who approved the canary step in this promotion cycle (another person must make it the default). */
   canaryApprovers?: readonly string[];
+  /** The promotion state machine's refusal of the pointer move itself (e.g. "the canary already names this candidate"). */
+  pointer?: string | null;
   /** The decision already taken on this step of this receipt, with who took it and when. */
   decided: StepDecision | null;
 };
@@ -32,7 +34,7 @@ export type ApprovalSituation = {
 /** People sign with a passkey (and need one registered); release bots sign with their registered key. */
 export type Viewer = { id: string; grants: readonly RoleGrant[]; kind: "user" | "service"; hasPasskey: boolean } | null;
 
-export type BlockerCode = "signed-out" | "checks" | "decided" | "verdict" | "scope" | "duties" | "passkey";
+export type BlockerCode = "signed-out" | "checks" | "decided" | "verdict" | "pointer" | "scope" | "duties" | "passkey";
 export type Availability =
   | { enabled: true; step: ApprovalStepName; scope: Scope }
   | { enabled: false; step: ApprovalStepName; scope: Scope; code: BlockerCode; reason: string };
@@ -75,8 +77,9 @@ export function approvalAvailability(s: ApprovalSituation, viewer: Viewer): Avai
   if (checks) return no("checks", checks);
   if (s.decided) return no("decided", `the ${STEP_LABELS[step]} step of this receipt was ${s.decided.decision === "approve" ? "approved" : "rejected"} by ${s.decided.by} at ${s.decided.at}`);
   if (s.verdict !== "READY FOR APPROVAL") return no("verdict", `the verdict is ${s.verdict}; only READY FOR APPROVAL can be approved`);
+  if (s.pointer) return no("pointer", s.pointer);
   if (!grantsAllow(viewer.grants, scope, s.agent)) return no("scope", `your roles do not hold "${scope}" for ${s.agent}`);
-  if (step === "default" && s.canaryApprovers?.includes(viewer.id)) return no("duties", "you approved the canary step: another person must approve the default step");
+  if (step === "default" && s.canaryApprovers?.includes(viewer.id)) return no("duties", "you approved the canary step of this cycle: another person must approve the default step");
   if (s.excluded.includes(viewer.id)) return no("duties", "you started this candidate's training (or own its key): separation of duties forbids approving it");
   if (viewer.kind === "user" && !viewer.hasPasskey) return no("passkey", "you have no passkey to sign with: register one under Settings → Security");
   return { enabled: true, step, scope };

@@ -10,7 +10,7 @@ import path from "node:path";
 import { openDatabase } from "../../server/db/client";
 import { resolveDbTarget } from "../../server/db/config";
 import { deployMigrations, MigrationBlockedError } from "../../server/db/migrate";
-import { referenceReport, seedReferenceDemo } from "../../server/receipts/reference-demo";
+import { referenceReport, seedReferenceDemo } from "../../server/reference/reference-demo";
 
 async function seedInto() {
   const target = resolveDbTarget(process.env.DATABASE_URL);

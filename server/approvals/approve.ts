@@ -6,7 +6,9 @@
 // refusal (a bad or replayed signature, self-approval, a bot beyond its policy, …) rolls back and is then
 // recorded on its own by `withRefusalAudit`.
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
-import { STEP_LABELS, STEP_POINTERS } from "@/lib/approvals/availability";
+import { STEP_LABELS, STEP_POINTERS, STEP_SCOPES } from "@/lib/approvals/availability";
+import { grantsAllow } from "@/lib/auth/scopes";
+import { decideApproval, signingCost } from "@/server/promotion/guards";
 import type { Actor } from "@/server/auth/actor";
 import { verifyBotSignature } from "@/server/auth/bot-keys";
 import { verifySignature, type SignedPayload } from "@/server/auth/signing";
@@ -24,10 +26,10 @@ import { receiptView } from "@/server/gate/receipt/view";
 import { verifySignatureOffline } from "@/server/auth/verify-offline";
 import { botPolicyViolations, readBotPolicy } from "./bot-policy";
 import { APPROVAL_PURPOSE, approvalPayloadData, ZApprovalPayloadData, type ApprovalPayloadData } from "./payload";
-import { recordDecision } from "./record";
+import { recordDecision } from "@/server/candidates/decision-record";
 import { markRefusalRecorded, withRefusalAudit } from "./refusal-audit";
 import { approvalBeginRefusal, approvalFinishRefusal } from "./refusal-contexts";
-import { receiptSigningKey, type ReceiptKey } from "@/server/receipts/signing-key";
+import { receiptSigningKey, type ReceiptKey } from "@/server/keys/signing-key";
 import { queueCanaryStage } from "@/server/receipts/gate-run/canary-stage";
 import { DEFAULT_DEADLINE_SECONDS } from "@/server/receipts/gate-queue";
 import { actorRefFor, approvalAvailability, approvalSnapshot, viewerOf, type ApprovalSnapshot } from "./snapshot";
@@ -61,8 +63,13 @@ async function refusalOf(tx: Database["db"] | Tx, snap: ApprovalSnapshot, actor:
     if (violations.length) return { reason: violations.join("; "), code: "FORBIDDEN", field: "policy" };
   }
   if (!snap.target) return { reason: `there is nothing to approve for the ${snap.step} step yet`, code: "PRECONDITION_FAILED", field: "step" };
+  // The promotion state machine has the last word on the move: state, separation of duties within the cycle, pointer from → to.
+  const move = decideApproval(snap.facts, snap.step, { id: actor.id, scopes: scopesOf(actor, snap.state.candidate.agent) });
+  if (!move.allowed) return { reason: move.reason, code: move.code === "scope" || move.code === "duties" ? "FORBIDDEN" : move.code === "pointer" ? "CONFLICT" : "PRECONDITION_FAILED", field: move.code === "pointer" ? "pointer" : "step" };
   return null;
 }
+
+const scopesOf = (actor: Actor, agent: string) => Object.values(STEP_SCOPES).filter((scope) => grantsAllow(actor.grants, scope, agent));
 
 export type BeginApprovalInput = { agent: string; candidateId: string; step: "canary" | "default"; comment?: string };
 
@@ -92,7 +99,8 @@ async function begin(database: Database, actor: Actor, input: BeginApprovalInput
     approver: { kind: actor.kind, id: actor.id, name: actor.name, roles: actorRefFor(actor, agent).roles },
     comment: (input.comment ?? "").trim(),
   });
-  return issueDecisionPayload(database, actor, { purpose: APPROVAL_PURPOSE, data }, now);
+  // The confirmation says what the signature will cost before it is given.
+  return { ...(await issueDecisionPayload(database, actor, { purpose: APPROVAL_PURPOSE, data }, now)), cost: signingCost(snap.facts, snap.step) };
 }
 
 export type FinishApprovalInput = {

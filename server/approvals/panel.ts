@@ -2,7 +2,9 @@
 // the server applies at commit), what the approval would change (pointer from → to, scope, canary boundary),
 // who already decided the step and what comes next, and where a rollback may go. /approvals is inbox.ts.
 import { approvalAvailability, STEP_POINTERS, STEP_SCOPES, type Availability, type StaleCheckSummary, type StepDecision, type Viewer } from "@/lib/approvals/availability";
-import { candidateStatus, type CandidateStatus, type OpenCheck } from "@/lib/candidates/status";
+import { candidateStatus, staleSaid, type CandidateStatus, type OpenCheck } from "@/lib/candidates/status";
+import { signingCost } from "@/server/promotion/guards";
+import type { PromotionStateName } from "@/server/promotion/state";
 import { actorCan, type Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db/client";
 import type { ResourceRef } from "@/server/gate/receipt/refs";
@@ -23,9 +25,15 @@ export type ApprovalPanel = {
   /** The verdict as people read it: STALE when only stale evidence stands in the way. */
   status: CandidateStatus;
   step: "canary" | "default";
-  /** The step still waiting on an approval, whatever step the verdict is about (stale evidence after the canary
-   * step was approved quarantines on the canary step, yet what is pending is the default step); null: both approved. */
+  /** The step the promotion state machine says is open in this cycle; null when none is (promoted, rolled back,
+   *  declared, gating…): the card then names the state, never "both steps approved" beside READY FOR APPROVAL. */
   pendingStep: "canary" | "default" | null;
+  /** The promotion state (server/promotion) and its sentence of what comes next. */
+  promotion: { state: PromotionStateName; label: string; cycle: number };
+  /** STALE: what each stale check said before it went stale ("" when nothing is stale). */
+  said: string;
+  /** What signing this step will cost the signer, shown before the signature. */
+  cost: string;
   sentence: string;
   scoreGain: number | null;
   open: OpenCheck[];
@@ -40,12 +48,8 @@ export type ApprovalPanel = {
   confirm: { pointer: { kind: string; from: ResourceRef | null; to: ResourceRef }; scope: string; boundary: CanaryBoundary };
 };
 
-function pendingStepOf(snap: ApprovalSnapshot): ApprovalPanel["pendingStep"] {
-  const approved = new Set(snap.receipt.approvals.filter((a) => a.decision === "approve").map((a) => a.step));
-  return !approved.has("canary") ? "canary" : !approved.has("default") ? "default" : null;
-}
-
 function nextStep(snap: ApprovalSnapshot): string | null {
+  if (snap.promotion.name === "rolled-back" || snap.promotion.name === "superseded") return snap.promotion.next;
   if (snap.situation.decided?.decision !== "approve" || snap.situation.open.length) return null;
   const b = snap.receipt.stage1.expectedEvidence.canaryBoundary;
   if (snap.step === "canary") {
@@ -67,9 +71,12 @@ export function panelOf(snap: ApprovalSnapshot, actor: Actor | null, viewer: Vie
     title: name.title,
     label: name.label,
     verdict: snap.report.verdict,
-    status: candidateStatus(snap.report.verdict, snap.situation.open),
+    status: candidateStatus(snap.report.verdict, snap.situation.open, snap.promotion),
     step: snap.step,
-    pendingStep: pendingStepOf(snap),
+    pendingStep: snap.promotion.step,
+    promotion: { state: snap.promotion.name, label: snap.promotion.label, cycle: snap.promotion.cycle },
+    said: staleSaid(snap.situation.open),
+    cost: signingCost(snap.facts, snap.step),
     sentence: snap.report.sentence,
     scoreGain: snap.report.scoreGain,
     open: [...snap.situation.open],

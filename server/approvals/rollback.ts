@@ -12,15 +12,17 @@ import { movePointer, pointerLock, readPointer, type PointerKind } from "@/serve
 import type { Database, Db, Tx } from "@/server/db/client";
 import { badInput, DomainError } from "@/server/errors";
 import type { Digest } from "@/server/gate/digest";
-import { decideRollback, type PointerMove } from "@/server/gate/pointers";
+import { decideRollback as earlierDefault, type PointerMove } from "@/server/gate/pointers";
+import { decideRollback, rollbackTargets } from "@/server/promotion/guards";
+import { rollbackFactsOf } from "@/server/receipts/promotion-facts";
 import type { ResourceRef } from "@/server/gate/receipt/refs";
 import { receiptView } from "@/server/gate/receipt/view";
 import { checkScopedAgent, verifyDecisionSignature, type ApprovalOpts, type FinishApprovalInput } from "./approve";
 import { ROLLBACK_PURPOSE, ZRollbackPayloadData, type RollbackPayloadData } from "./payload";
-import { recordDecision } from "./record";
+import { recordDecision } from "@/server/candidates/decision-record";
 import { withRefusalAudit } from "./refusal-audit";
 import { rollbackBeginRefusal, rollbackFinishRefusal } from "./refusal-contexts";
-import { receiptSigningKey } from "@/server/receipts/signing-key";
+import { receiptSigningKey } from "@/server/keys/signing-key";
 import { actorRefFor } from "./snapshot";
 import { buildDecisionStatement, signDecisionStatement } from "./statement";
 import type { ReceiptSource } from "./source";
@@ -28,7 +30,7 @@ import type { ReceiptSource } from "./source";
 export type RollbackPointer = Extract<PointerKind, "approved_default" | "canary">;
 export type RollbackTarget = { ref: ResourceRef; candidateId: string | null; receiptDigest: Digest | null; why: string };
 /** `unloadable`: targets the rules would allow whose exact version no longer loads (missing, or other bytes): never offered. */
-export type RollbackOptions = { agent: string; pointer: RollbackPointer; current: ResourceRef | null; targets: RollbackTarget[]; unloadable: { ref: ResourceRef; reason: string }[]; blocked: string | null };
+export type RollbackOptions = { agent: string; pointer: RollbackPointer; current: ResourceRef | null; targets: RollbackTarget[]; unloadable: { ref: ResourceRef; reason: string }[]; blocked: string | null; parentOfCurrent?: string | null };
 
 const refOf = (r: { resourcesId: string; version: number; digest: string }): ResourceRef => ({ resourceId: r.resourcesId, version: r.version, digest: r.digest });
 
@@ -66,17 +68,19 @@ export async function rollbackOptions(db: Db | Tx, source: ReceiptSource, agent:
     const roles = actor ? actorRefFor(actor, agent) : { id: "anyone", kind: "user" as const, roles: ["release_approver" as const] };
     for (const m of [...history].reverse()) {
       if (targets.has(m.to.digest)) continue;
-      const d = decideRollback({ pointers, history, target: m.to, actor: roles, at: new Date().toISOString(), reason: "-" });
+      const d = earlierDefault({ pointers, history, target: m.to, actor: roles, at: new Date().toISOString(), reason: "-" });
       if (!d.allowed) continue;
       const candidate = await db.candidate.findFirst({ where: { agent, digest: m.to.digest }, select: { id: true } });
       targets.set(m.to.digest, { ref: m.to, candidateId: candidate?.id ?? null, receiptDigest: m.receiptDigest, why: `approved default since ${m.at}` });
     }
   }
-  targets.delete(current.digest);
+  // The promotion state machine keeps what it allows: never the current value, never forward, never a rolled-back resource.
+  const facts = { ...(await rollbackFactsOf(db, agent, pointer, current.digest)), parentOfCurrent: state?.candidate.parent.digest ?? null };
+  const allowed = rollbackTargets(facts, [...targets.values()].map((t) => ({ ...t, digest: t.ref.digest })), { id: actor?.id ?? "anyone", scopes: [] }).map(({ digest: _d, ...t }) => t);
   // Resolved on the caller's client (at commit: in the rollback's transaction) by version and re-hashed bytes.
   const list: RollbackTarget[] = [];
   const unloadable: RollbackOptions["unloadable"] = [];
-  for (const t of targets.values()) {
+  for (const t of allowed) {
     const ref = { resourcesId: t.ref.resourceId, version: t.ref.version, digest: t.ref.digest };
     const load = await resourceLoad(db, ref);
     if (load.loadable) list.push(t);
@@ -93,7 +97,7 @@ export async function rollbackOptions(db: Db | Tx, source: ReceiptSource, agent:
         : noPasskey
         ? "you have no passkey to sign with: register one under Settings → Security"
         : null;
-  return { ...base, targets: list, unloadable, blocked };
+  return { ...base, targets: list, unloadable, blocked, parentOfCurrent: facts.parentOfCurrent };
 }
 
 export type BeginRollbackInput = { agent: string; pointer: RollbackPointer; toDigest: string; reason: string };
@@ -148,6 +152,9 @@ async function finish(database: Database, actor: Actor, input: FinishApprovalInp
       const gone = options.unloadable.find((u) => u.ref.digest === data.pointer.to.digest);
       if (gone) throw new DomainError("PRECONDITION_FAILED", `pointer: ${gone.reason}`, "pointer");
       if (!target) throw new DomainError("PRECONDITION_FAILED", "pointer: the target is no longer a tested exact parent or earlier approved default", "pointer");
+      const facts = { ...(await rollbackFactsOf(tx, data.agent, data.pointer.kind, options.current?.digest ?? null)), parentOfCurrent: options.parentOfCurrent };
+      const guard = decideRollback(facts, target.ref.digest, { id: actor.id, scopes: ["rollback:execute"] });
+      if (!guard.allowed) throw new DomainError("PRECONDITION_FAILED", `pointer: ${guard.reason}`, "pointer");
       await movePointer(tx, {
         agent: data.agent,
         kind: data.pointer.kind,

@@ -15,6 +15,10 @@ import { canaryApproversOf, decisionOn } from "@/server/gate/receipt/approval";
 import type { ActorRef, ResourceRef } from "@/server/gate/receipt/refs";
 import { approvalTarget } from "@/server/gate/receipt/seal";
 import { receiptView, type Receipt } from "@/server/gate/receipt/view";
+import { approversInCycle, promotionState, type PromotionState } from "@/server/promotion/state";
+import { pointerGuard, STEP_POINTER } from "@/server/promotion/guards";
+import type { PromotionFacts } from "@/server/promotion/facts";
+import { promotionFacts } from "@/server/receipts/promotion-facts";
 import type { ReceiptSource, ReceiptState } from "./source";
 
 export type ApprovalSnapshot = {
@@ -28,6 +32,9 @@ export type ApprovalSnapshot = {
   situation: ApprovalSituation;
   candidate: ResourceRef;
   pointerFrom: ResourceRef | null;
+  /** The promotion state machine's facts and the state they put the candidate in. */
+  facts: PromotionFacts;
+  promotion: PromotionState;
 };
 
 export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candidateId: string, now: Date): Promise<ApprovalSnapshot> {
@@ -43,9 +50,13 @@ export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candi
   const decision = target ? decisionOn(receipt.approvals, step, target, authority, receipt.stage1.declaredBy, state.decisions).decision : null;
   const stale = report.freshness.stale.map((s) => ({ check: s.check, sentences: s.reasons.map((r) => r.sentence) }));
   // Separation of duties, as the source gathered it with the decisions; the default step also excludes whoever
-  // approved the canary step (the gate core ignores such an approval: decisionOn).
+  // approved the canary step in this promotion cycle (the gate core ignores such an approval: decisionOn).
   const { excluded } = state.decisions;
-  const canaryApprovers = step === "default" ? [...canaryApproversOf(receipt.approvals)] : [];
+  const facts = await promotionFacts(db, { ...state, excluded: state.decisions.excluded }, receipt, report, now);
+  const promotion = promotionState(facts);
+  const canaryApprovers = step === "default" ? [...new Set([...canaryApproversOf(receipt.approvals, receipt.cycle), ...approversInCycle(facts.history, "canary")])] : [];
+  const [from, fromCandidateId] = step === "canary" ? [facts.pointers.canary, facts.pointers.canaryCandidateId] : [facts.pointers.approvedDefault, facts.pointers.approvedDefaultCandidateId];
+  const noop = pointerGuard({ pointer: STEP_POINTER[step], from, to: c.digest, fromCandidateId, toCandidateId: c.id });
   const names = decision ? await displayNames(db, [decision.actor.id]) : new Map<string, string>();
   const decided = decision && { decision: decision.decision, by: nameOf(names, decision.actor.id), at: timestamp(decision.at) };
   const pointer = await readPointer(db, c.agent, STEP_POINTERS[step]);
@@ -56,9 +67,11 @@ export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candi
     report,
     step,
     target,
-    situation: { agent: c.agent, verdict: report.verdict, verdictStep: step, open: openChecks(report), stale, excluded, canaryApprovers, decided },
+    situation: { agent: c.agent, verdict: report.verdict, verdictStep: step, open: openChecks(report), stale, excluded, canaryApprovers, decided, pointer: noop && !noop.allowed ? `${noop.reason}${step === "canary" ? ": roll the canary back to the exact parent before a new canary step" : ""}` : null },
     candidate: { resourceId: c.resourcesId, version: c.version, digest: c.digest },
     pointerFrom: pointer && { resourceId: pointer.resourcesId, version: pointer.version, digest: pointer.digest },
+    facts,
+    promotion,
   };
 }
 

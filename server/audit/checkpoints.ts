@@ -5,13 +5,13 @@
 // checkpoint. A re-hashed row then differs from the hash a signature vouches for, and the verifier names
 // the first such row. Ed25519 rather than an HMAC: anyone holding the public key (GET
 // /v1/receipts/public-key, or a copy kept apart) can check, without being able to sign; and the private key
-// lives outside the database (server/receipts/signing-key.ts), so the database holds nothing that could re-sign
+// lives outside the database (server/keys/signing-key.ts), so the database holds nothing that could re-sign
 // a forged tail. Checkpoints are also copied out of the database (exported-heads.ts) for installations whose
 // key was, or is, kept in it.
 import { sign, verify, type KeyObject } from "node:crypto";
 import { canonicalJson } from "@/server/digest";
 import type { Db, Tx } from "@/server/db/client";
-import { existingReceiptKey, receiptSigningKey } from "@/server/receipts/signing-key";
+import { existingReceiptKey, receiptSigningKey } from "@/server/keys/signing-key";
 
 /** A checkpoint at least every this many rows, so at most this many minus one newest rows are unvouched. */
 export const AUDIT_CHECKPOINT_EVERY = 16;

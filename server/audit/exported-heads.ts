@@ -8,7 +8,7 @@ import path from "node:path";
 import readline from "node:readline";
 import type { KeyObject } from "node:crypto";
 import { redactUrl, type DbTarget } from "@/server/db/config";
-import { dataDirOf } from "@/server/receipts/signing-key";
+import { dataDirOf } from "@/server/keys/signing-key";
 import { checkpointProblem, VouchedHashes, type CheckpointProblem, type CheckpointRow } from "./checkpoints";
 
 export type ExportedHead = Omit<CheckpointRow, "at"> & { v: 1; database: string; at: string; exportedAt: string };

@@ -1,7 +1,7 @@
 // A software WebAuthn authenticator (ES256, "none" attestation) for fixtures and server-side tests: it produces
 // the same JSON a browser's navigator.credentials returns, so the server runs real ceremonies — registration,
 // then signatures verified against the registered key. The reference fixture's approver signs with one
-// (server/receipts/reference-approver.ts); no route reaches it. The browser path uses real authenticators
+// (server/reference/reference-approver.ts); no route reaches it. The browser path uses real authenticators
 // (Chromium's virtual authenticator in e2e/).
 import { generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
 import { isoBase64URL, isoCBOR } from "@simplewebauthn/server/helpers";

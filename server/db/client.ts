@@ -138,7 +138,7 @@ export async function openDatabase(target: DbTarget): Promise<Database> {
 const openTransactions: WeakMap<object, { locks: readonly string[] }> = ((globalThis as { lightgateOpenTransactions?: WeakMap<object, { locks: readonly string[] }> }).lightgateOpenTransactions ??= new WeakMap());
 
 // Which database a client talks to, so what lives beside the data (the receipt key file, the exported audit
-// heads: server/receipts/signing-key.ts) is found from the client alone. On globalThis for the same reason.
+// heads: server/keys/signing-key.ts) is found from the client alone. On globalThis for the same reason.
 const clientTargets: WeakMap<object, DbTarget> = ((globalThis as { lightgateClientTargets?: WeakMap<object, DbTarget> }).lightgateClientTargets ??= new WeakMap());
 
 function track<T>(tx: Tx, locks: readonly string[] | undefined, fn: (tx: Tx) => Promise<T>, target: DbTarget): Promise<T> {

@@ -84,7 +84,7 @@ export function decideDefaultMove(
   }
   if (current && candidate && current.digest === candidate.digest) reasons.push(`${candidate.resourceId} already is the approved default`);
   const { stage1 } = receipt;
-  const { decision } = decisionOn(receipt.approvals, "default", receipt.canaryStageDigest, stage1.approvers.default, stage1.declaredBy, input.decisions);
+  const { decision } = decisionOn(receipt.approvals, "default", receipt.canaryStageDigest, stage1.approvers.default, stage1.declaredBy, input.decisions, receipt.cycle);
   if (decision?.decision !== "approve") reasons.push("no verified, signed, authorized approval of the default step is recorded");
   if (reasons.length || !candidate || !decision) return { allowed: false, reasons, report };
 

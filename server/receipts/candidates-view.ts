@@ -22,6 +22,17 @@ import { candidateLabel } from "./candidate-names";
 import { freshUntil, type FreshUntil } from "./fresh-until";
 import { lockedGateServing, type LockedGateServing } from "./gate-serving";
 import { gateReport, type CandidateRow, type StoredGateReport } from "./report";
+import { promotionFacts, type PromotionInput } from "./promotion-facts";
+import { promotionState, type PromotionStateName } from "@/server/promotion/state";
+
+const promotionInput = (s: StoredGateReport): PromotionInput => ({
+  candidate: { id: s.candidate.id, agent: s.candidate.agent, digest: s.candidate.digest, resourcesId: s.candidate.resourcesId, parent: { digest: s.candidate.parentDigest } },
+  chain: s.chain,
+  excluded: s.decisions.excluded,
+  currentVersions: s.versions,
+  policy: s.policy,
+  lateEvidence: s.lateEvidence,
+});
 
 export type CandidateSummary = {
   id: string;
@@ -88,6 +99,8 @@ export async function listAgents(database: Database): Promise<string[]> {
 
 export type CandidateDetail = {
   summary: CandidateSummary;
+  /** The promotion state machine's state for this candidate (server/promotion), null before a judged receipt. */
+  promotion: { state: PromotionStateName; label: string; step: "canary" | "default" | null; cycle: number; next: string } | null;
   report: GateReport | null;
   verification: ChainVerification;
   versions: VersionSet;
@@ -158,8 +171,12 @@ export async function getCandidate(database: Database, id: string, now: Date = n
   const names = await displayNames(database.db, approvals.map((a) => a.actor.id));
   // People by name: check 7's sentence names its approver by id (the gate core knows no names).
   const report = stored.report && { ...stored.report, checks: stored.report.checks.map((k) => (k.id === 7 ? { ...k, explanation: withNames(k.explanation, names) } : k)) };
+  // The promotion state machine's reading: a rolled-back candidate reads ROLLED BACK, never its former step.
+  const promotion = receipt && stored.report ? promotionState(await promotionFacts(database.db, promotionInput(stored), receipt, stored.report, now)) : null;
+  const summary = summarize(stored);
   return {
-    summary: summarize(stored),
+    summary: promotion && stored.report ? { ...summary, status: candidateStatus(stored.report.verdict, openChecks(stored.report), promotion) } : summary,
+    promotion: promotion && { state: promotion.name, label: promotion.label, step: promotion.step, cycle: promotion.cycle, next: promotion.next },
     report,
     verification: stored.verification,
     versions: stored.versions,

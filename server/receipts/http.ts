@@ -12,7 +12,7 @@ import { buildReceiptStatement, exportReceipt } from "@/server/gate/export/state
 import { tokenOf } from "@/server/store/http/auth";
 import { pointerResourcesResponse } from "./pointer-resources";
 import { gateReport } from "./report";
-import { receiptSigningKey } from "./signing-key";
+import { receiptSigningKey } from "@/server/keys/signing-key";
 
 const json = (status: number, body: unknown) => Response.json(body, { status, headers: { "cache-control": "no-store" } });
 

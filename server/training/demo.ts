@@ -11,7 +11,7 @@ import type { Database } from "@/server/db/client";
 import { publishDeskGateDatasets } from "@/server/desk/gate-datasets";
 import type { ServiceRole } from "@/lib/auth/scopes";
 import { publishDeskRegistry } from "@/server/desk/registry";
-import { seedReferenceDemo } from "@/server/receipts/reference-demo";
+import { seedReferenceDemo } from "@/server/reference/reference-demo";
 import { AGENT as REFERENCE_AGENT } from "@/server/gate/reference/common";
 import { currentEntries } from "@/server/receipts/registries";
 import { latestOf } from "@/server/receipts/versions";

@@ -10,6 +10,7 @@ import { REFERENCE_NOW, sealReference } from "@/server/gate/reference/four-candi
 import { rawCandidate, REFERENCE_SPECS, type ReferenceName } from "@/server/gate/reference/raw-evidence";
 import { sealStage, type SealedLink } from "@/server/gate/receipt/seal";
 import { receiptView } from "@/server/gate/receipt/view";
+import { rerunStage3 } from "@/server/promotion/rerun";
 import type { VersionSet } from "@/server/gate/versions";
 import type { ReceiptSource, ReceiptState } from "@/server/approvals/source";
 import { signedDecisionsFor } from "@/server/receipts/decision-signatures";
@@ -21,6 +22,8 @@ import { makeActor, type Actor } from "@/server/auth/actor";
 import type { Database } from "@/server/db/client";
 import type { RoleGrant } from "@/lib/auth/scopes";
 import { makePerson } from "./auth";
+import { AUDIT_LOCK } from "@/server/audit/audit-log";
+import { movePointer, pointerLock, readPointer } from "@/server/candidates/pointers";
 import { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
 export { AGENT, PARENT, REFERENCE_NOW };
@@ -32,6 +35,10 @@ export type ReferenceWorld = {
   chain(candidateId: string): SealedLink[];
   /** The bounded canary ran: its own stage is sealed (same canary evidence and rollback test, versions in force). */
   sealCanaryStage(candidateId: string, at: string): void;
+  /** A gate re-run: a new stage 3 judged with the versions in force (the same evidence), through the product's re-run rule. */
+  rerun(candidateId: string, at: string): void;
+  /** A new permission is in scope: an earlier canary does not cover it (the canary stage's checks 6–7 go stale). */
+  grantPermission(permission: string): void;
   /** A policy owner publishes a new evaluator version: every receipt judged on the old one goes stale. */
   bumpEvaluator(): void;
   versions(): VersionSet;
@@ -93,6 +100,13 @@ export function referenceWorld(): ReferenceWorld {
       const stage3 = receiptView(chain).stage3!;
       chain.push(sealStage(chain, "canary-stage", { canary: stage3.canary!, rollbackTest: stage3.rollbackTest!, computedAt: at, versions }, at));
     },
+    rerun(id, at) {
+      const { chain } = receipts.get(id)!;
+      chain.push(sealStage(chain, "stage3", rerunStage3(chain, { computedAt: at, versions, policy: POLICY, now: new Date(at) }), at));
+    },
+    grantPermission(permission) {
+      versions = { ...versions, permissions: [...versions.permissions, permission] };
+    },
     bumpEvaluator() {
       versions = { ...versions, evaluator: `${versions.evaluator}+1` };
     },
@@ -103,6 +117,25 @@ export function referenceWorld(): ReferenceWorld {
     },
   };
 }
+
+/**
+ * Every reference candidate A has the same digest, and tests of one file share a database: before each test both
+ * pointers go back to the exact parent, so a canary or default approval is a real move (never X → X, refused).
+ */
+export async function pointersBackToParent(database: Database, agent = AGENT) {
+  await database.transaction(
+    async (tx) => {
+      for (const kind of ["canary", "approved_default"] as const) {
+        const current = await readPointer(tx, agent, kind);
+        if (!current || current.digest === PARENT.digest) continue;
+        const to = { resourcesId: PARENT.resourceId, version: PARENT.version, digest: PARENT.digest, candidateId: null, receiptDigest: null };
+        await movePointer(tx, { agent, kind, to, actor: SETUP, reason: "test setup: back to the exact parent" });
+      }
+    },
+    { locks: [AUDIT_LOCK, pointerLock(agent)] },
+  );
+}
+const SETUP = { kind: "system" as const, id: "test", name: "Test setup", grants: [] };
 
 /**
  * Stores `resources` as version 1 of their reference id (default: the exact parent) unless there already: a

@@ -11,7 +11,7 @@ import { publishRegistryEntry } from "@/server/receipts/registries";
 import { createStore, type LightningStore } from "@/server/store";
 import { createStoreHandler } from "@/server/store/http/handler";
 import { openRowCounter, type RowCounter } from "../hostile/row-counts";
-import { receiptSigningKey } from "@/server/receipts/signing-key";
+import { receiptSigningKey } from "@/server/keys/signing-key";
 import { makePerson, signIn, SYSTEM } from "./auth";
 import { createTestDatabase, type TestDatabase } from "./db";
 import { browserHeaders, keyHeaders, serviceKeys } from "./matrix-client";

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { openDatabase } from "@/server/db/client";
 import { resolveDbTarget } from "@/server/db/config";
-import { seedReferenceDemo } from "@/server/receipts/reference-demo";
+import { seedReferenceDemo } from "@/server/reference/reference-demo";
 import { everyone, type Credentials, type Identity } from "./credentials";
 import { makeGateFixtures, type GateFixtures } from "./gate-fixtures";
 import type { HostileCase } from "./http";

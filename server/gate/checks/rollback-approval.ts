@@ -20,10 +20,12 @@ export type RollbackApprovalInput = {
   declaredBy: string;
   /** The signed decisions behind the approval links; only verified ones count. */
   decisions: SignedDecisions;
+  /** The current promotion cycle: separation of duties is judged within it. */
+  cycle?: number;
 };
 
 export function judgeRollbackAndApproval(i: RollbackApprovalInput): CheckOutcome {
-  const { decision, ignored } = decisionOn(i.approvals, i.step, i.target, i.authority, i.declaredBy, i.decisions);
+  const { decision, ignored } = decisionOn(i.approvals, i.step, i.target, i.authority, i.declaredBy, i.decisions, i.cycle);
   const t = i.rollbackTest;
   const facts: JsonObject = {
     step: i.step,
@@ -67,7 +69,7 @@ export function checkRollbackAndApproval({ receipt, decisions }: CheckInput): Ch
     rollbackTest: receipt.stage3?.rollbackTest,
     environment: receipt.stage3?.canary?.environment,
     approvals: receipt.approvals,
-    target: receipt.stage3Digest,
+    target: receipt.canaryApprovalTarget ?? receipt.stage3Digest,
     authority: receipt.stage1.approvers.canary,
     declaredBy: receipt.stage1.declaredBy,
     decisions,

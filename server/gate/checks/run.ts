@@ -52,6 +52,7 @@ export function runCanaryStageChecks({ receipt, evidence, policy, decisions }: C
     authority: receipt.stage1.approvers.default,
     declaredBy: receipt.stage1.declaredBy,
     decisions,
+    cycle: receipt.cycle,
   });
   return [stamp(6, canary, receipt, "canary-stage"), stamp(7, rollback, receipt, "canary-stage")];
 }
@@ -63,6 +64,6 @@ export function applyFreshness(results: readonly CheckResult[], stale: readonly 
     if (!found || r.status === "stale") return r;
     const { waitingOn: _waiting, ...rest } = r;
     const explanation = `Stale: ${found.reasons.map((x) => x.sentence).join("; ")} — re-run before relying on it (it said: ${r.status}).`;
-    return { ...rest, status: "stale", explanation, stale: { was: r.status, reasons: found.reasons } };
+    return { ...rest, status: "stale", explanation, stale: { was: r.status, said: r.explanation, reasons: found.reasons } };
   });
 }

@@ -31,7 +31,8 @@ export type CheckResult = Omit<CheckOutcome, "status"> & {
   /** When the evidence behind this result was computed, and against which versions. */
   computedAt: string | null;
   versions: Partial<VersionSet>;
-  stale?: { was: DecidedStatus; reasons: StaleReason[] };
+  /** What the check said before its evidence went stale (`said`: its sentence then). */
+  stale?: { was: DecidedStatus; said?: string; reasons: StaleReason[] };
 };
 
 /** `parentLoad`: whether the exact parent loads now, as the database edge found it (absent: not looked up, e.g. offline). */

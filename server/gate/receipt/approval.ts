@@ -16,7 +16,7 @@ export const ZApproval = z.object({
 });
 export type Approval = z.infer<typeof ZApproval>;
 /** An approval link's content with the link's own digest, as the receipt view lists them. */
-export type RecordedApproval = Approval & { link: Digest };
+export type RecordedApproval = Approval & { link: Digest; cycle?: number };
 
 export type AuthorityCheck = { authorized: true } | { authorized: false; reason: string };
 
@@ -50,15 +50,17 @@ export function decisionOn(
   authority: Authority,
   declaredBy: string,
   signed: SignedDecisions,
+  /** The current promotion cycle (receipt.cycle); absent: every approval of the chain counts (the stricter rule). */
+  cycle?: number,
 ): StepDecision {
   const ignored: string[] = [];
   const counted: CountedDecision[] = [];
-  // Four eyes across the promotion: whoever approved the canary step cannot also make it the default.
-  const canaryApprovers = step === "default" ? canaryApproversOf(approvals) : new Set<string>();
+  // Four eyes within the promotion cycle: whoever approved its canary step cannot also make it the default.
+  const canaryApprovers = step === "default" ? canaryApproversOf(approvals, cycle) : new Set<string>();
   for (const a of approvals) {
     if (a.step !== step) continue;
     if (a.decision === "approve" && canaryApprovers.has(a.actor.id)) {
-      ignored.push(`${a.actor.id}'s approval: ${a.actor.id} approved the canary step, and the default step needs another person`);
+      ignored.push(`${a.actor.id}'s approval: ${a.actor.id} approved the canary step of this cycle, and the default step needs another person`);
       continue;
     }
     if (a.approves !== target) {
@@ -79,7 +81,7 @@ export function decisionOn(
   return { decision: counted.sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).at(-1) ?? null, ignored };
 }
 
-/** Who approved the canary step of this receipt (any approval of that step, counted or not: the stricter rule). */
-export function canaryApproversOf(approvals: readonly RecordedApproval[]): Set<string> {
-  return new Set(approvals.filter((a) => a.step === "canary" && a.decision === "approve").map((a) => a.actor.id));
+/** Who approved the canary step in `cycle` (any approval of that step, counted or not: the stricter rule; every cycle when absent). */
+export function canaryApproversOf(approvals: readonly RecordedApproval[], cycle?: number): Set<string> {
+  return new Set(approvals.filter((a) => a.step === "canary" && a.decision === "approve" && (cycle === undefined || a.cycle === cycle)).map((a) => a.actor.id));
 }

@@ -61,7 +61,10 @@ export function approvalTarget(chain: readonly SealedLink[], step: "canary" | "d
   if (lastStage3 < 0) return null;
   if (step === "canary") return chain[lastStage3]!.digest;
   const canaryStage = chain.findLastIndex((l) => l.kind === "canary-stage");
-  return canaryStage > lastStage3 ? chain[canaryStage]!.digest : null;
+  if (canaryStage > lastStage3) return chain[canaryStage]!.digest;
+  // A re-run that carried the sealed canary stage forward (stage3.carriesCanaryStage): the default step still decides on it.
+  const carried = (chain[lastStage3]!.content as { carriesCanaryStage?: string }).carriesCanaryStage;
+  return canaryStage >= 0 && carried === chain[canaryStage]!.digest ? chain[canaryStage]!.digest : null;
 }
 
 /** Seals `content` as the next link of `chain`. Throws ReceiptError naming the field on bad input. */

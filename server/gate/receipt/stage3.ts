@@ -118,6 +118,11 @@ export const ZStage3 = z.object({
   rollbackTest: ZRollbackTest.optional(),
   computedAt: z.iso.datetime(),
   versions: ZVersionSet,
+  /**
+   * A re-run after a sealed canary stage whose evidence was still fresh keeps the candidate at the default step
+   * (server/promotion decides): the digest of the canary-stage link this stage 3 carries forward.
+   */
+  carriesCanaryStage: ZDigest.optional(),
   producedBy: ZProducedBy.optional(),
 });
 export type Stage3 = z.infer<typeof ZStage3>;

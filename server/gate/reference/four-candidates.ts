@@ -1,7 +1,7 @@
 // The four-candidate reference, judged: raw evidence → rollups → sealed stages → the gate. The candidates
 // differ only in the operational evidence the spec's table names. An approval counts only as a verified signed
 // decision by a real person (check 7), which the pure fixture has none of: here A stops at READY FOR APPROVAL;
-// the database fixture (server/receipts/reference-demo.ts) seeds a person, a passkey and A's signed approval.
+// the database fixture (server/reference/reference-demo.ts) seeds a person, a passkey and A's signed approval.
 import type { CheckStatus } from "../checks/types";
 import { rollupRollout, type StoreAttempt, type StoreSpan } from "../evidence/spans";
 import { evaluateGate, type GateReport } from "../gate";

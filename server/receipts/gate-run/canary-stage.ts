@@ -13,8 +13,9 @@ import { signEnvelope } from "@/server/gate/export/dsse";
 import { IN_TOTO_PAYLOAD_TYPE, IN_TOTO_STATEMENT_TYPE } from "@/server/gate/export/statement";
 import type { ResourceRef } from "@/server/gate/receipt/refs";
 import type { Stage1 } from "@/server/gate/receipt/stage1";
-import { recordDecision } from "@/server/approvals/record";
-import { receiptSigningKey } from "../signing-key";
+import { recordDecision } from "@/server/candidates/decision-record";
+import { decideAbortMove } from "@/server/promotion/guards";
+import { receiptSigningKey } from "@/server/keys/signing-key";
 
 /** Who aborts a canary stage: the server's guard, not a person (the pointer history and audit log say so). */
 export const CANARY_GUARD: AuditActor = { kind: "system", id: "lightgate-canary-guard", name: "Lightgate canary guard", grants: [] };
@@ -49,7 +50,9 @@ export async function abortCanaryStage(database: Database, input: AbortInput): P
   return database.transaction(
     async (tx) => {
       const current = await readPointer(tx, input.agent, "canary");
-      if (!current || current.digest !== input.candidate.digest) {
+      // The promotion state machine decides the move (back to the exact parent, or nothing when the pointer moved off).
+      const decision = decideAbortMove(current?.digest ?? null, input.candidate.digest, input.parent.digest);
+      if (!decision.allowed || !decision.move) {
         const detail = `the canary pointer no longer names ${input.candidate.resourceId} (it names ${current?.resourcesId ?? "nothing"}): nothing to move back`;
         await appendAudit(tx, { actor: CANARY_GUARD, action: "canary.stage.abort", target: { type: "candidate", id: input.candidateId }, after: { run: input.runId, reason: input.reason, moved: false, detail } });
         return { moved: false, detail };

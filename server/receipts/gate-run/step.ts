@@ -11,6 +11,7 @@
 // The gate runs no agent: every case is a rollout a runner serves through the store.
 import type { Database } from "@/server/db/client";
 import type { LinkContent } from "@/server/gate/receipt/seal";
+import type { VersionSet } from "@/server/gate/versions";
 import { boundaryBreach, type CanaryObservation } from "@/server/gate/evidence/gate-rollouts";
 import { loadReceipt, openReceipt, sealLink } from "../links";
 import { lateEvidenceOf } from "../late-evidence";
@@ -24,6 +25,7 @@ import { resolvePins, type GatePins } from "./pins";
 import { cancelTasks, enqueueTasks, isCanaryPhase, pendingTasks, readTasks, tasksOf, type TaskSpec } from "./tasks";
 import { recordCheckResults } from "../check-results";
 import { currentPolicy } from "../registries";
+import { rerunCarry } from "@/server/promotion/rerun";
 import { settleSecondsOf } from "@/server/gate/policy";
 
 const LEASE_MS = 30_000;
@@ -245,9 +247,19 @@ async function judge(database: Database, run: RunRow, ctx: GateRunContext, state
   // Sealed with the versions this run computed with (ctx.versions, fixed at its start), never those in force now.
   const link = isStage(run)
     ? await sealLink(database, run.candidateId, "canary-stage", (await assembleCanaryStage(database, ctx, state.pins, state.canary!, now.toISOString())) as LinkContent<"canary-stage">)
-    : await sealLink(database, run.candidateId, "stage3", (await assembleStage3(database, ctx, state.pins, state.canary, now.toISOString())) as LinkContent<"stage3">);
+    : await sealLink(database, run.candidateId, "stage3", { ...(await assembleStage3(database, ctx, state.pins, state.canary, now.toISOString())), ...(await carried(database, run.candidateId, ctx.versions, now)) } as LinkContent<"stage3">);
   await recordCheckResults(database, run.candidateId, now);
   return { phase: "done" as const, status: "done", finishedAt: now, linkDigest: link.digest, pins: JSON.stringify(state), leaseUntil: null, leaseOwner: null };
+}
+
+/** A re-run after a sealed canary stage still fresh keeps the candidate at the default step (server/promotion decides). */
+async function carried(database: Database, candidateId: string, versions: VersionSet, now: Date) {
+  const { chain, receipt } = await loadReceipt(database, candidateId);
+  if (!receipt?.canaryStage) return {};
+  const candidate = await database.db.candidate.findUniqueOrThrow({ where: { id: candidateId }, select: { agent: true } });
+  const at = { versions, policy: await currentPolicy(database.db, candidate.agent), now, lateEvidence: await lateEvidenceOf(database.db, receipt.stage2) };
+  const { carriesCanaryStage } = rerunCarry(chain, at);
+  return carriesCanaryStage ? { carriesCanaryStage } : {};
 }
 
 /**

@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { CANDIDATE_STATUSES } from "@/lib/candidates/status";
 import { ZPublishRegistryEntryInput } from "./publish-registry-entry.types";
 import { ZRegistryKind } from "./list-registry.types";
 
 /** The same input as `registries.publish`: the preview validates what publishing would. */
 export const ZPreviewPublishInput = ZPublishRegistryEntryInput;
 const ZStatus = z.enum(["pass", "fail", "unavailable", "stale"]);
-const ZCandidateStatus = z.enum(["QUARANTINED", "STALE", "READY FOR APPROVAL", "PROMOTE TO BOUNDED CANARY", "PROMOTE TO DEFAULT"]);
+const ZCandidateStatus = z.enum(CANDIDATE_STATUSES);
 export const ZPreviewPublishOutput = z.object({
   kind: ZRegistryKind,
   name: z.string(),

@@ -7,7 +7,7 @@ import { beginApproval, finishApproval } from "@/server/approvals/approve";
 import { receiptSource } from "@/server/approvals/db-source";
 import { beginRollback, finishRollback, rollbackOptions } from "@/server/approvals/rollback";
 import { readPointer } from "@/server/candidates/pointers";
-import { seedReferenceDemo } from "@/server/receipts/reference-demo";
+import { seedReferenceDemo } from "@/server/reference/reference-demo";
 import { gateReport } from "@/server/receipts/report";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { AGENT, PARENT, personWithPasskey } from "../../helpers/approvals";

@@ -14,7 +14,7 @@ import { readPointer } from "@/server/candidates/pointers";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { SYSTEM } from "../../helpers/auth";
 import { callerFor } from "../../helpers/caller";
-import { AGENT, PARENT, personWithPasskey, REFERENCE_NOW, referenceWorld, storeResourcesOf, type ReferenceWorld } from "../../helpers/approvals";
+import { AGENT, PARENT, personWithPasskey, REFERENCE_NOW, referenceWorld, storeResourcesOf, pointersBackToParent, type ReferenceWorld } from "../../helpers/approvals";
 import { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
 const now = REFERENCE_NOW;
@@ -31,8 +31,9 @@ describeEachDialect("refused decisions are audited", (dialect) => {
     rosa = await personWithPasskey(database, [{ role: "release_approver", agent: null }], "Rosa Approver");
   });
   afterAll(() => database?.drop());
-  beforeEach(() => {
+  beforeEach(async () => {
     world = referenceWorld();
+    await pointersBackToParent(database);
   });
 
   /** The pointers and their history as they are now: a refusal must leave both exactly so. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { beginApproval, finishApproval } from "@/server/approvals/approve";
 import { beginRejection, finishRejection } from "@/server/approvals/reject";
 import { beginRollback, finishRollback, rollbackOptions } from "@/server/approvals/rollback";
-import { receiptSigningKey } from "@/server/receipts/signing-key";
+import { receiptSigningKey } from "@/server/keys/signing-key";
 import { verifyDecisionStatement } from "@/server/approvals/statement";
 import type { Actor } from "@/server/auth/actor";
 import { AUDIT_LOCK } from "@/server/audit/audit-log";
@@ -12,7 +12,7 @@ import { movePointer, pointerLock, readPointer } from "@/server/candidates/point
 import { resourceRef } from "@/server/gate/reference/common";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { SYSTEM } from "../../helpers/auth";
-import { AGENT, PARENT, personWithPasskey, REFERENCE_NOW, referenceWorld, storeResourcesOf, type ReferenceWorld } from "../../helpers/approvals";
+import { AGENT, PARENT, personWithPasskey, REFERENCE_NOW, referenceWorld, storeResourcesOf, pointersBackToParent, type ReferenceWorld } from "../../helpers/approvals";
 import type { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
 const now = REFERENCE_NOW;
@@ -35,8 +35,9 @@ describeEachDialect("reject and rollback", (dialect) => {
     await storeResourcesOf(database, older, OLDER_RESOURCES);
   });
   afterAll(() => database?.drop());
-  beforeEach(() => {
+  beforeEach(async () => {
     world = referenceWorld();
+    await pointersBackToParent(database);
   });
 
   it("reject needs a comment and the scope; signed with the passkey, it seals a reject link (verdict QUARANTINED, check 7 fails) and audits it", async () => {

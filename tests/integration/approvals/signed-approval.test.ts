@@ -7,7 +7,7 @@ import { generateKeyPairSync, sign } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { beginApproval, finishApproval } from "@/server/approvals/approve";
 import { setBotPolicy } from "@/server/approvals/bot-policy";
-import { receiptSigningKey } from "@/server/receipts/signing-key";
+import { receiptSigningKey } from "@/server/keys/signing-key";
 import { verifyDecisionStatement } from "@/server/approvals/statement";
 import { makeActor, type Actor } from "@/server/auth/actor";
 import { registerBotKey } from "@/server/auth/bot-keys";
@@ -17,7 +17,7 @@ import { signDecisionStatement } from "@/server/approvals/statement";
 import type { DsseEnvelope } from "@/server/gate/export/dsse";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { SYSTEM } from "../../helpers/auth";
-import { AGENT, personWithPasskey, REFERENCE_NOW, referenceWorld, type ReferenceWorld } from "../../helpers/approvals";
+import { AGENT, personWithPasskey, REFERENCE_NOW, referenceWorld, pointersBackToParent, type ReferenceWorld } from "../../helpers/approvals";
 import type { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
 const now = REFERENCE_NOW;
@@ -38,8 +38,9 @@ describeEachDialect("signed approvals", (dialect) => {
     rosa = await personWithPasskey(database, [{ role: "release_approver", agent: null }], "Rosa Approver");
   });
   afterAll(() => database?.drop());
-  beforeEach(() => {
+  beforeEach(async () => {
     world = referenceWorld();
+    await pointersBackToParent(database);
   });
 
   async function approve(actor: Actor, key: SoftAuthenticator, candidateId: string, at = now) {

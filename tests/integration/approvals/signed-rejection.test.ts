@@ -16,9 +16,9 @@ import type { SignedPayload } from "@/server/auth/signing";
 import { signEnvelope } from "@/server/gate/export/dsse";
 import { IN_TOTO_PAYLOAD_TYPE } from "@/server/gate/export/statement";
 import { canonicalJson } from "@/server/digest";
-import { receiptSigningKey } from "@/server/receipts/signing-key";
+import { receiptSigningKey } from "@/server/keys/signing-key";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
-import { AGENT, personWithPasskey, REFERENCE_NOW, referenceWorld, type ReferenceWorld } from "../../helpers/approvals";
+import { AGENT, personWithPasskey, REFERENCE_NOW, referenceWorld, pointersBackToParent, type ReferenceWorld } from "../../helpers/approvals";
 import { startScript } from "../../helpers/script-process";
 import type { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
@@ -37,8 +37,9 @@ describeEachDialect("signed rejections", (dialect) => {
     rosa = await personWithPasskey(database, [{ role: "release_approver", agent: null }], "Rosa Approver");
   }, 60_000);
   afterAll(() => database?.drop());
-  beforeEach(() => {
+  beforeEach(async () => {
     world = referenceWorld();
+    await pointersBackToParent(database);
   });
 
   it("the payload names what the rejecter saw; the decision stores it with the passkey's signature, which verifies offline", async () => {

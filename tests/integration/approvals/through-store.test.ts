@@ -2,6 +2,7 @@
 // page load → a policy owner publishes a new evaluator → the click is refused atomically (pointer unchanged,
 // refusal audited); the gate is re-run → the signed approval commits (pointer, sealed approval link, audit)
 // and its DSSE statement verifies offline; the evaluator changes again → rollback is still allowed.
+import { getCandidate } from "@/server/receipts/candidates-view";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { beginApproval, finishApproval } from "@/server/approvals/approve";
 import { receiptSource } from "@/server/approvals/db-source";
@@ -12,10 +13,10 @@ import { readPointer } from "@/server/candidates/pointers";
 import { EVALUATOR } from "@/server/gate/reference/common";
 import { evaluatorFromKey } from "@/server/gate/versions";
 import { loadReceipt, sealLink } from "@/server/receipts/links";
-import { seedReferenceDemo, REFERENCE_POLICY_OWNER } from "@/server/receipts/reference-demo";
+import { seedReferenceDemo, REFERENCE_POLICY_OWNER } from "@/server/reference/reference-demo";
 import { publishRegistryEntry } from "@/server/receipts/registries";
 import { gateReport } from "@/server/receipts/report";
-import { receiptSigningKey } from "@/server/receipts/signing-key";
+import { receiptSigningKey } from "@/server/keys/signing-key";
 import { currentVersions } from "@/server/receipts/versions";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { AGENT, PARENT, personWithPasskey } from "../../helpers/approvals";
@@ -79,5 +80,9 @@ describeEachDialect("approvals on stored receipts", (dialect) => {
     const history = await database.db.pointerMove.findMany({ where: { agent: AGENT, kind: "canary" }, orderBy: { at: "asc" } });
     expect(history.map((h) => h.reason)).toEqual([expect.stringMatching(/approved the bounded canary step \(signed\)/), expect.stringMatching(/rollback \(signed\) by Rosa Approver: evaluator v5 disagrees/)]);
     expect(await database.db.auditEvent.count({ where: { action: "rollback.canary" } })).toBe(1);
+    // The candidate page reads ROLLED BACK (the promotion state machine), never its former step.
+    const page = await getCandidate(database, candidateId);
+    expect(page.summary.status).toBe("ROLLED BACK");
+    expect(page.promotion).toMatchObject({ state: "rolled-back", step: null });
   });
 });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { appendAudit, AUDIT_LOCK, checkpointAudit, verifyAuditChain } from "@/server/audit/audit-log";
 import { hashAuditRow } from "@/server/audit/chain";
 import { AUDIT_CHECKPOINT_EVERY } from "@/server/audit/checkpoints";
-import { receiptSigningKey } from "@/server/receipts/signing-key";
+import { receiptSigningKey } from "@/server/keys/signing-key";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { SYSTEM } from "../../helpers/auth";
 import { dropAuditGuards, editAndRehash, resignCheckpoints } from "../../helpers/audit-tamper";

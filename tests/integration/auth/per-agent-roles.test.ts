@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { resolveActor } from "@/server/auth/actor";
 import { publicOrigin } from "@/server/auth/origin";
 import { readPointer } from "@/server/candidates/pointers";
-import { seedReferenceDemo } from "@/server/receipts/reference-demo";
+import { seedReferenceDemo } from "@/server/reference/reference-demo";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { makePerson, signIn } from "../../helpers/auth";
 import { AGENT } from "../../helpers/approvals";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { canonicalJson, digestOf } from "@/server/digest";
 import { deskGateCases, publishDeskGateDatasets } from "@/server/desk/gate-datasets";
 import { findDistribution } from "@/server/environments/support-desk";
-import { seedReferenceDemo } from "@/server/receipts/reference-demo";
+import { seedReferenceDemo } from "@/server/reference/reference-demo";
 import { ZEpisodeInput } from "@/server/runner/episode-input";
 import { createSupportDesk } from "@/server/environments/support-desk";
 import { lockHeldOutSet } from "@/server/trainers/evaluate";

@@ -8,7 +8,7 @@ import { approvalTarget } from "@/server/gate/receipt/seal";
 import { AGENT } from "@/server/gate/reference/common";
 import { defaultMoveLocks, moveApprovedDefault } from "@/server/receipts/default-pointer";
 import { loadChain, sealLink } from "@/server/receipts/links";
-import { seedReferenceDemo } from "@/server/receipts/reference-demo";
+import { seedReferenceDemo } from "@/server/reference/reference-demo";
 import { gateReport } from "@/server/receipts/report";
 import { beginApproval, finishApproval } from "@/server/approvals/approve";
 import { receiptSource } from "@/server/approvals/db-source";

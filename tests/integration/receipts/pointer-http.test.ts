@@ -9,7 +9,7 @@ import { AGENT, resourceRef, stage1For } from "@/server/gate/reference/common";
 import { verifyReceipt } from "@/server/gate/export/verify-receipt";
 import { verifyStoredSignature } from "@/server/auth/verify-offline";
 import { handlePointerRequest, handlePublicKeyRequest, handleReceiptRequest } from "@/server/receipts/http";
-import { seedReferenceDemo } from "@/server/receipts/reference-demo";
+import { seedReferenceDemo } from "@/server/reference/reference-demo";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 
 const trainer = { kind: "service" as const, id: "svc-algorithm", name: "trainer bot", grants: [{ role: "algorithm" as const, agent: null }] };

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DomainError } from "@/server/errors";
 import { requestGateRun } from "@/server/receipts/gate-queue";
-import { seedReferenceDemo } from "@/server/receipts/reference-demo";
+import { seedReferenceDemo } from "@/server/reference/reference-demo";
 import { gateReport } from "@/server/receipts/report";
 import { REFERENCE_NOW } from "@/server/gate/reference/four-candidates";
 import { SYSTEM } from "../../helpers/auth";

@@ -4,13 +4,13 @@
 // guarantees: a sealed stage cannot be altered, and a registry bump (a new evaluator) makes check 4 stale.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TRPCError } from "@trpc/server";
-import { seedReferenceDemo, referenceReport, type SeededCandidate } from "@/server/receipts/reference-demo";
+import { seedReferenceDemo, referenceReport, type SeededCandidate } from "@/server/reference/reference-demo";
 import { gateReport } from "@/server/receipts/report";
 import { loadChain, sealLink } from "@/server/receipts/links";
 import { readPointer } from "@/server/candidates/pointers";
 import { REFERENCE_NOW } from "@/server/gate/reference/four-candidates";
 import { EVALUATOR } from "@/server/gate/reference/common";
-import { REFERENCE_APPROVER } from "@/server/receipts/reference-approver";
+import { REFERENCE_APPROVER } from "@/server/reference/reference-approver";
 import { verifySignatureOffline, type SignatureRecord } from "@/server/auth/verify-offline";
 import type { SignedPayload } from "@/server/auth/signing";
 import { callerAs } from "../../helpers/caller";

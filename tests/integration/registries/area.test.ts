@@ -3,7 +3,7 @@
 // must be exactly what publishing then does to the receipts. Exams (held-out / canary sets) the same way,
 // through the function POST /v1/gate/datasets uses. Role checks and hostile input on the new procedures.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedReferenceDemo, type SeededCandidate } from "@/server/receipts/reference-demo";
+import { seedReferenceDemo, type SeededCandidate } from "@/server/reference/reference-demo";
 import { REFERENCE_NOW } from "@/server/gate/reference/four-candidates";
 import { EVALUATOR, EVALUATOR_BODY } from "@/server/gate/reference/common";
 import { registryImpact } from "@/server/policy/impact";

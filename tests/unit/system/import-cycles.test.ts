@@ -76,6 +76,12 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** Every import edge from a file under `from/` to a file under `to/`, as "importer → imported" (relative paths). */
+function edgesBetween(graph: Map<string, string[]>, from: string, to: string): string[] {
+  const under = (f: string, dir: string) => path.relative(ROOT, f).startsWith(`${dir}/`);
+  return [...graph].flatMap(([file, targets]) => (under(file, from) ? targets.filter((t) => under(t, to)).map((t) => `${path.relative(ROOT, file)} → ${path.relative(ROOT, t)}`) : []));
+}
+
 describe("import graph", () => {
   it("the cycle finder finds a circle through a type-only import", () => {
     const [a, b, c] = ["/x/a.ts", "/x/b.ts", "/x/c.ts"];
@@ -90,5 +96,16 @@ describe("import graph", () => {
     // The resolver really follows "@/…" paths and relative imports (a graph without edges would pass).
     expect([...graph.values()].reduce((n, t) => n + t.length, 0)).toBeGreaterThan(files.length);
     expect(cycles(graph)).toEqual([]);
+  });
+
+  // House rules between layers (issue 24): the audit log signs with a key that is not the receipts' business,
+  // and approvals build on receipts, never the other way round (what both need lives in server/promotion,
+  // server/candidates or server/keys).
+  it("server/audit imports nothing from server/receipts; server/receipts imports nothing from server/approvals", () => {
+    const files = SCANNED.flatMap((d) => sourceFiles(path.join(ROOT, d)));
+    const graph = importGraph(files);
+    expect(edgesBetween(graph, "server/approvals", "server/receipts").length).toBeGreaterThan(0); // the finder sees edges
+    expect(edgesBetween(graph, "server/audit", "server/receipts")).toEqual([]);
+    expect(edgesBetween(graph, "server/receipts", "server/approvals")).toEqual([]);
   });
 });
