@@ -70,28 +70,27 @@ describeEachDialect("sign-in without account enumeration", (dialect) => {
     expect([lockedFor(person.email), lockedFor(stranger)]).toEqual([2, 2]);
   }, SLOW);
 
-  it("takes the same time: median of 20 attempts each within 1.3×", async () => {
-    // 4 accounts and 4 unknown emails, 5 attempts each (under the lock), interleaved so load hits both alike.
+  it("takes the same time: the median of 20 back-to-back pairs is within 1.5× (a skipped password hash would be many times that)", async () => {
+    // 4 accounts and 4 unknown emails, 5 attempts each (under the lock). Each pair runs back to back, order
+    // alternating, and is compared within itself, so a burst of load on the shared machine hits both sides.
     const people = await Promise.all(Array.from({ length: 4 }, () => makePerson(database, [{ role: "viewer", agent: null }])));
     const strangers = people.map((_, i) => unknownEmail(`time${i}`));
     for (let i = 0; i < 2; i++) await attempt(unknownEmail(`warm${i}`), "warm-up-guess"); // first-use costs
-    const known: number[] = [];
-    const unknown: number[] = [];
+    const ratios: number[] = [];
     for (let round = 0; round < 5; round++) {
       for (let i = 0; i < 4; i++) {
-        const [a, b] = round % 2 === 0 ? [people[i]!.email, strangers[i]!] : [strangers[i]!, people[i]!.email];
+        const knownFirst = (round + i) % 2 === 0;
+        const [a, b] = knownFirst ? [people[i]!.email, strangers[i]!] : [strangers[i]!, people[i]!.email];
         const first = await attempt(a, `timing-guess-${round}`);
         const second = await attempt(b, `timing-guess-${round}`);
-        for (const [email, r] of [[a, first], [b, second]] as const) {
-          expect(r.status).toBe(401);
-          (strangers.includes(email) ? unknown : known).push(r.ms);
-        }
+        expect([first.status, second.status]).toEqual([401, 401]);
+        ratios.push(knownFirst ? first.ms / second.ms : second.ms / first.ms);
       }
     }
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-    const ratio = median(known) / median(unknown);
-    console.log(`[${dialect}] sign-in median: known ${median(known).toFixed(1)} ms, unknown ${median(unknown).toFixed(1)} ms, ratio ${ratio.toFixed(2)}`);
-    expect(ratio).toBeLessThan(1.3);
-    expect(ratio).toBeGreaterThan(1 / 1.3);
+    const ratio = median(ratios);
+    console.log(`[${dialect}] sign-in, known / unknown email, median of ${ratios.length} pairs: ${ratio.toFixed(2)}`);
+    expect(ratio).toBeLessThan(1.5);
+    expect(ratio).toBeGreaterThan(1 / 1.5);
   }, SLOW);
 });
