@@ -10,7 +10,7 @@ import type { TaskDistribution } from "@/server/environments/types";
 import { POLICY_RESOURCE_NAME, type EpisodeInput } from "@/server/runner/episode-input";
 import { GATE_OPTIONS } from "@/server/runner/gate-rollout";
 import { lockHeldOutSet } from "@/server/trainers/evaluate";
-import { gateDatasetName } from "@/server/training/gate-datasets";
+import { gateDatasetName } from "@/server/receipts/gate-datasets";
 import { publishDataset, type DatasetRecord } from "@/server/gate-api/datasets";
 import type { DatasetKind as GateDatasetKind, NormalisedCase } from "@/server/gate-api/datasets.schema";
 

@@ -24,7 +24,7 @@ export type CatalogRow = { kind: AreaKind; name: string; agents: string[]; versi
 
 type DatasetRow = { id: string; name: string; kind: string; digest: string; caseCount: number; createdById: string; createdAt: Date };
 
-/** A dataset name's versions, oldest = 1; the newest is the one new runs pin (server/training/gate-datasets.ts). */
+/** A dataset name's versions, oldest = 1; the newest is the one new runs pin (server/receipts/gate-datasets.ts). */
 function datasetVersions(rows: readonly DatasetRow[], names: ReadonlyMap<string, string>): AreaVersion[] {
   const sorted = [...rows].sort((a, b) => +a.createdAt - +b.createdAt || a.id.localeCompare(b.id));
   return sorted.map((r, i) => ({

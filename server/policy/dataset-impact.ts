@@ -1,6 +1,6 @@
 // What publishing a new version of a held-out or canary set changes. A receipt pins its exam by id and
 // digest and never moves (so nothing recorded goes stale); runs started afterwards pin the newest version of
-// `<agent>/held-out` / `<agent>/canary` (server/training/gate-datasets.ts). The preview validates the body
+// `<agent>/held-out` / `<agent>/canary` (server/receipts/gate-datasets.ts). The preview validates the body
 // as `POST /v1/gate/datasets` does, says whether the content is already published, and lists the receipts
 // that pin a version of this name — which keep it.
 import type { Database } from "@/server/db/client";

@@ -17,7 +17,7 @@ import type { CandidateResource } from "@/server/trainers/family";
 import { stage1Receipt, type Stage1Facts } from "@/server/trainers/stage1";
 import { APP_VERSION } from "@/server/version";
 import { entryName, type ParentRef } from "./context";
-import { publishedGateDatasets } from "./gate-datasets";
+import { publishedGateDatasets } from "@/server/receipts/gate-datasets";
 
 /** Each candidate under its own resources id, so the rollouts that ran it (its stage 2) are exactly its own. */
 export const candidateResourcesId = (runId: string, update: number) => `${runId}-u${update}`;
