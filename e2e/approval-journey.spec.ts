@@ -83,7 +83,7 @@ test("a trainer sees the approve button disabled, with the reason", async ({ pag
   await signInAs(page, "trainer", BASE);
   await page.goto(`${BASE}/candidates/${candidateA}`);
   await expect(page.getByTestId("approve-button")).toBeDisabled();
-  await expect(page.getByTestId("approve-disabled-reason")).toContainText('do not hold "approval:canary"');
+  await expect(page.getByTestId("approve-disabled-reason")).toContainText('needs the "approval:canary" scope');
   await shot(page, "1-trainer-disabled");
   // Check 4 is a paired comparison with a floor: its sentence names the interval and n, and beside it the
   // policy's floor and what the candidate had.

@@ -3,6 +3,7 @@
 import { expect, test } from "@playwright/test";
 import { HUMAN_ROLES, ROLE_LABELS, ROLE_SCOPES } from "@/lib/auth/scopes";
 import { NAV } from "@/components/shell/nav-items";
+import { landingPath } from "@/lib/auth/landing";
 import { DEMO_NAMES, DEMO_PASSWORD, demoEmail, signInAs } from "./helpers/auth";
 
 const items = NAV.flatMap((s) => s.items);
@@ -48,6 +49,9 @@ for (const role of HUMAN_ROLES) {
     }
     await page.goto("/audit");
     await expect(page.getByTestId("audit-banner")).toContainText("Chain verified");
+    // "/" lands where the role works (lib/auth/landing.ts reads the same scope table).
+    await page.goto("/");
+    await expect(page).toHaveURL(new RegExp(`${landingPath([role]).replace(/\//g, "\\/")}$`));
   });
 }
 

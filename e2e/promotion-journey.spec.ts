@@ -3,19 +3,22 @@
 // runner and verifier processes → a canary approver signs the canary step → the canary stage runs through the
 // runners and closes (the live panel follows it) → a release approver, another person, signs the default step →
 // `GET /v1/pointers/helpdesk/approved-default` names the candidate → a policy owner's registry change makes
-// its evidence stale → a signed rollback returns the approved default to the exact parent.
+// its evidence stale → a signed rollback returns the approved default to the exact parent → a gate re-run judges
+// with the new evaluator. At each step the promotion timeline's current step is the machine's, shot at 1440 and 390.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { expect as baseExpect, test, type Browser, type Page } from "@playwright/test";
 import { openDatabase } from "@/server/db/client";
 import { resolveDbTarget } from "@/server/db/config";
 import { DEMO_NAMES, signInAs } from "./helpers/auth";
+import { expectTimelineAt, shootAgentHistory, shootTimeline } from "./helpers/timeline";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210) + 3;
 const BASE = `http://localhost:${PORT}`;
 const DIR = ".tmp/e2e-promotion";
 const DB = `file:./${DIR}/lightgate.db`;
 const SHOTS = ".tmp/screens/promotion";
+const TIMELINE_SHOTS = ".tmp/screens/timeline";
 const AGENT = "helpdesk";
 
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -49,6 +52,7 @@ test.beforeAll(async () => {
   fs.rmSync(DIR, { recursive: true, force: true });
   fs.mkdirSync(DIR, { recursive: true });
   fs.mkdirSync(SHOTS, { recursive: true });
+  fs.mkdirSync(TIMELINE_SHOTS, { recursive: true });
   const env = { PORT: String(PORT), HOSTNAME: "127.0.0.1", DATABASE_URL: DB, LIGHTGATE_DEMO: "0", LIGHTGATE_DEMO_USERS: "1", LIGHTGATE_SIGNIN_ATTEMPTS_PER_MINUTE: "1000", LIGHTGATE_ORIGIN: BASE, NEXT_TELEMETRY_DISABLED: "1" };
   start("scripts/start.ts", [], env, "server");
   await until("the server", () => fetch(`${BASE}/api/health`).then((r) => (r.ok ? true : null), () => null), 200_000);
@@ -109,8 +113,8 @@ async function pointer(page: Page, name: string) {
   return { status: res.status(), body: (await res.json()) as Record<string, unknown> };
 }
 
-test("canary step → canary stage through the runners → default step by another person → approved-default → stale → signed rollback", async ({ browser }) => {
-  test.setTimeout(420_000);
+test("canary step → canary stage through the runners → default step by another person → approved-default → stale → signed rollback → re-run with the new evaluator", async ({ browser }) => {
+  test.setTimeout(900_000);
   const candidatePage = `${BASE}/candidates/${seeded.candidateId}`;
 
   // 1. The gate passed on the runners' evidence: a canary approver signs the canary step.
@@ -118,6 +122,8 @@ test("canary step → canary stage through the runners → default step by anoth
   await carl.goto(candidatePage);
   await expect(carl.getByTestId("verdict-text")).toHaveText("READY FOR APPROVAL");
   await shots(carl, "1-ready");
+  await expectTimelineAt(carl, { state: "ready-for-canary", kind: "canary-approval", title: "Canary approval" });
+  await shootTimeline(carl, `${TIMELINE_SHOTS}/01-ready-for-canary`);
   await carl.getByTestId("approve-button").click();
   await expect(carl.getByTestId("approve-confirm")).toContainText(`approval:canary for ${AGENT}`);
   await carl.getByTestId("sign-approve").click();
@@ -137,6 +143,11 @@ test("canary step → canary stage through the runners → default step by anoth
     }, { timeout: 240_000, intervals: [250] })
     .toBe(true);
   await shots(carl, "2-canary-stage-live");
+  await carl.reload();
+  // Live or just sealed: the machine says which, and the timeline follows it.
+  const live = await carl.getByTestId("timeline").getAttribute("data-state");
+  await expectTimelineAt(carl, live === "canary-running" || live === "canary-approved" ? { state: live, kind: "canary-stage", title: "Canary stage" } : { state: "ready-for-default", kind: "default-approval", title: "Default approval" });
+  await shootTimeline(carl, `${TIMELINE_SHOTS}/02-canary-stage-live`);
   await expect(panel).toHaveAttribute("data-status", "done", { timeout: 240_000 });
   await expect(panel).toContainText("closed");
   await carl.reload();
@@ -145,6 +156,10 @@ test("canary step → canary stage through the runners → default step by anoth
   // Four eyes: who approved the canary step may not approve the default step.
   await expect(carl.getByTestId("approve-button")).toBeDisabled();
   await shots(carl, "3-canary-stage-closed");
+  await expectTimelineAt(carl, { state: "ready-for-default", kind: "default-approval", title: "Default approval" });
+  await expect(carl.locator('[data-testid="timeline-step"][data-kind="canary-stage"]')).toContainText("Canary stage sealed");
+  await expect(carl.locator('[data-testid="timeline-step"][data-kind="canary-approval"]')).toContainText(`by ${DEMO_NAMES.canary_approver}`);
+  await shootTimeline(carl, `${TIMELINE_SHOTS}/03-ready-for-default`);
 
   // 3. A release approver — another person — signs the default step.
   const rosa = await withPasskey(browser, "release_approver");
@@ -158,6 +173,9 @@ test("canary step → canary stage through the runners → default step by anoth
   await rosa.reload();
   await expect(rosa.getByTestId("verdict-text")).toHaveText("PROMOTE TO DEFAULT");
   await shots(rosa, "4-promoted");
+  await expectTimelineAt(rosa, { state: "promoted", kind: "promoted", title: "Promoted to the approved default" });
+  await expect(rosa.getByTestId("timeline-current")).toContainText(`by ${DEMO_NAMES.release_approver}`);
+  await shootTimeline(rosa, `${TIMELINE_SHOTS}/04-promoted`);
   const served = await pointer(rosa, "approved-default");
   expect(served.status).toBe(200);
   expect(served.body).toMatchObject({ digest: seeded.candidate.digest });
@@ -176,6 +194,12 @@ test("canary step → canary stage through the runners → default step by anoth
   await rosa.reload();
   await expect(rosa.getByTestId("verdict-text")).toHaveText("STALE");
   await shots(rosa, "5-stale");
+  // The machine still reads promoted (the approved default names it); the timeline says what the stale checks said.
+  await expectTimelineAt(rosa, { state: "promoted", kind: "promoted", title: "Promoted to the approved default" });
+  const said = rosa.getByTestId("timeline-current").getByTestId("timeline-said");
+  await expect(said).toContainText("check 4 went stale — before, it passed");
+  await expect(said).toContainText("changed from");
+  await shootTimeline(rosa, `${TIMELINE_SHOTS}/05-stale`);
 
   // 5. A signed rollback returns the approved default to the exact parent, stale evidence notwithstanding.
   const rollback = rosa.getByTestId("rollback-approved_default");
@@ -186,5 +210,46 @@ test("canary step → canary stage through the runners → default step by anoth
   await expect(rosa.getByTestId("rollback-outcome")).toContainText("Rolled back");
   expect((await pointer(rosa, "approved-default")).body).toMatchObject({ digest: seeded.parent.digest });
   await shots(rosa, "6-rolled-back");
+  await rosa.reload();
+  await expectTimelineAt(rosa, { state: "rolled-back", kind: "rolled-back", title: "Rolled back (approved default)" });
+  await expect(rosa.getByTestId("timeline-current")).toContainText("the evaluator changed under the promoted default");
+  await shootTimeline(rosa, `${TIMELINE_SHOTS}/06-rolled-back`);
+
+  // The agent's pointer history: the rollback on top, signed; the approvals below it.
+  await rosa.getByTestId("agent-history-link").click();
+  await expect(rosa.getByTestId("agent-title")).toHaveText(AGENT);
+  const newest = rosa.getByTestId("pointer-move").first();
+  await expect(newest).toHaveAttribute("data-pointer", "approved_default");
+  await expect(newest).toContainText("signed rollback");
+  await expect(rosa.locator('[data-testid="pointer-move"][data-pointer="canary"][data-signed="true"]')).toHaveCount(1);
+  await shootAgentHistory(rosa, `${TIMELINE_SHOTS}/07-agent-pointer-history`);
+  await rosa.getByRole("link", { name: /^Canary \(/ }).click();
+  await expect(rosa).toHaveURL(/\?pointer=canary$/);
+  await expect(rosa.locator('[data-testid="pointer-move"][data-pointer="approved_default"]')).toHaveCount(0);
+  await shootAgentHistory(rosa, `${TIMELINE_SHOTS}/08-agent-pointer-history-canary-lane`);
+
+  // 6. A gate re-run judges with the evaluator in force now: the freshness line, check 4 and the timeline name it.
+  const newEvaluator = `${evaluator!.name} v${evaluator!.version}.1`;
+  const { run } = seed("gate", seeded.candidateId) as { run: string };
+  const database = await openDatabase(resolveDbTarget(DB));
+  try {
+    const done = await until("the re-run", async () => {
+      const row = await database.db.gateRun.findUniqueOrThrow({ where: { id: run } });
+      return row.status === "done" || row.status === "failed" ? row : null;
+    }, 300_000);
+    expect(done.status, done.error ?? "").toBe("done");
+  } finally {
+    await database.close();
+  }
+  await rosa.goto(candidatePage);
+  await expect(rosa.getByTestId("fresh-until")).toContainText(`with evaluator ${newEvaluator}`);
+  await expect(rosa.getByTestId("check-4")).toContainText(`${evaluator!.name}@${evaluator!.version}.1`);
+  const rerun = rosa.locator('[data-testid="timeline-cycle"][data-latest="true"] [data-kind="gate-run"]');
+  await expect(rerun).toContainText("Gate re-run (run 2)");
+  await expect(rerun.getByTestId("judged-evaluator")).toContainText(newEvaluator);
+  await expect(rerun).toContainText(`a new evaluator (run 1 was judged with ${evaluator!.name} v${evaluator!.version})`);
+  // The canary stage carried over, the default approval of the cycle before the rollback does not count: the default step is open.
+  await expect(rosa.getByTestId("timeline")).toHaveAttribute("data-state", "ready-for-default");
+  await shootTimeline(rosa, `${TIMELINE_SHOTS}/09-rerun-new-evaluator`);
   for (const p of [carl, rosa, pat]) await p.context().close();
 });

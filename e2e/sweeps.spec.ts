@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { openDatabase } from "@/server/db/client";
 import { resolveDbTarget } from "@/server/db/config";
+import { stopOpenRuns } from "../tests/helpers/stop-open-runs";
 import { signInAs } from "./helpers/auth";
 
 const DB = process.env.E2E_DATABASE_URL ?? "file:./.tmp/e2e/lightgate.db";
@@ -43,7 +44,7 @@ test("a trainer sweeps a grid × seeds; a worker runs them; the page ranks the c
   try {
     const ours = (await database.db.trainingSweepRun.findMany({ where: { sweepId }, select: { runId: true } })).map((r) => r.runId);
     expect(ours).toHaveLength(4);
-    await database.db.trainingRun.updateMany({ where: { status: { in: ["queued", "running", "paused"] }, id: { notIn: ours } }, data: { status: "failed", statusReason: "set aside by the sweeps spec" } });
+    await stopOpenRuns(database, { id: { notIn: ours } }, "the sweeps spec");
   } finally {
     await database.close();
   }
@@ -67,6 +68,6 @@ test("a trainer sweeps a grid × seeds; a worker runs them; the page ranks the c
 test("a viewer sees sweeps but cannot start one", async ({ page }) => {
   await signInAs(page, "viewer");
   await page.goto("/training/sweeps/new");
-  await expect(page.getByText("Starting a sweep needs the training:run scope.")).toBeVisible();
+  await expect(page.getByText('Starting a sweep needs the "training:run" scope').first()).toBeVisible();
   await expect(page.getByTestId("sweep-submit")).toBeDisabled();
 });

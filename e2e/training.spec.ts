@@ -31,13 +31,17 @@ test.afterAll(() => {
   for (const c of helpers) c.kill("SIGTERM");
 });
 
-test("a trainer starts a PPO run from the form, watches the monitor live, names and tags it, restores a checkpoint and overlays both", async ({ page }) => {
+test("a trainer starts a named, tagged PPO run from the form, watches the monitor live, renames and re-tags it, restores a checkpoint, sorts the list and compares both", async ({ page }) => {
   test.setTimeout(300_000);
   await signInAs(page, "trainer");
   await page.goto("/training");
   await page.getByRole("link", { name: "Start a run" }).click();
   await expect(page.getByRole("heading", { name: "Start a training run" }).first()).toBeVisible();
   await page.getByLabel("Family").selectOption("ppo");
+  // Name, tags and agent at the start (the agent defaults to the built-in support desk).
+  await expect(page.getByLabel("Agent")).toHaveValue("support-desk");
+  await page.getByLabel("Name", { exact: true }).fill("e2e start");
+  await page.getByLabel("Tags (comma-separated)").fill("E2E, start");
   // The options form is generated from PPO's schema; a bad value is named at its field and blocks the start.
   await page.locator("#opt-clipRange").fill("-1");
   await expect(page.getByText(/clipRange must be/)).toBeVisible();
@@ -50,6 +54,8 @@ test("a trainer starts a PPO run from the form, watches the monitor live, names 
   await page.getByRole("button", { name: "Start run" }).click();
 
   await expect(page).toHaveURL(/\/training\/run-/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("e2e start");
+  await expect(page.getByTestId("run-labels").getByRole("link", { name: "#start" })).toBeVisible();
   const progress = page.getByRole("progressbar", { name: "Updates done" });
   // Live: the progress bar and the curve advance while we watch, with no reload.
   await expect.poll(async () => Number(await progress.getAttribute("aria-valuenow")), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
@@ -60,6 +66,7 @@ test("a trainer starts a PPO run from the form, watches the monitor live, names 
   await expect(page.getByTestId("stop-conditions").locator('[data-condition="max-updates"]')).toContainText("20 updates");
   await shoot(page, "training-monitor-live", ".tmp/screens/monitor");
   await expect(page.getByTestId("run-status")).toHaveText("finished", { timeout: 90_000 });
+  await expect(page.getByTestId("run-status-line")).toContainText("finished all 20 updates at");
   const candidate = page.getByTestId("run-candidates").getByRole("link");
   await expect(candidate).toHaveAttribute("href", /^\/candidates\/cand-/);
   await expect(page.getByText("Span coverage so far")).toBeVisible();
@@ -85,19 +92,37 @@ test("a trainer starts a PPO run from the form, watches the monitor live, names 
   await expect(page.getByTestId("run-status")).toHaveText("finished", { timeout: 90_000 });
   await expect(page.getByRole("progressbar", { name: "Updates done" })).toHaveAttribute("aria-valuenow", "12");
 
-  // Overlay both: tick them in the list (filtered by the tag both carry), open the comparison.
+  // Sort the list by a metric column: the sort goes into the URL and the server orders the rows.
   await page.goto("/training?tag=e2e");
+  await page.getByRole("button", { name: "Best validation" }).click();
+  await expect(page).toHaveURL(/[?&]sort=best_reward&dir=desc/);
+  await expect(page.getByRole("columnheader", { name: "Best validation" })).toHaveAttribute("aria-sort", "descending");
+  await expect(page.getByTestId("runs-table").getByTestId("retry-debt").first()).toBeVisible();
+
+  // Compare both: tick them in the list (filtered by the tag both carry), open the comparison.
   const rows = page.getByTestId("runs-table").getByRole("checkbox");
   await expect(rows).toHaveCount(2);
   await rows.nth(0).check();
   await rows.nth(1).check();
   await page.getByTestId("compare-picked").click();
   await expect(page.getByTestId("overlay-legend").locator("li")).toHaveCount(2);
+  // A second metric from what PPO records: one chart per metric, in the URL.
+  await page.getByTestId("metric-picker").getByLabel("Entropy").check();
+  await expect(page).toHaveURL(/[?&]metrics=validation%2Centropy|[?&]metrics=validation,entropy/);
+  await expect(page.getByTestId("metric-charts").locator("[data-metric]")).toHaveCount(2);
+  // The restore kept the config: no key differs.
+  await expect(page.getByTestId("config-differing")).toContainText("configs are identical");
   await shoot(page, "training-overlay", ".tmp/screens/monitor");
 });
 
-test("a viewer sees the start form disabled with the reason", async ({ page }) => {
+test("a viewer gets no start buttons, the reason in their place, and the start form disabled with the reason", async ({ page }) => {
   await signInAs(page, "viewer");
+  await page.goto("/training");
+  await expect(page.getByRole("link", { name: "Start a run" })).toHaveCount(0);
+  await expect(page.getByTestId("start-not-allowed")).toContainText("training:run");
+  await page.goto("/training/sweeps");
+  await expect(page.getByRole("link", { name: "New sweep" })).toHaveCount(0);
+  await expect(page.getByTestId("sweep-not-allowed")).toContainText("training:run");
   await page.goto("/training/new");
   await expect(page.getByTestId("start-disabled")).toContainText("training:run");
   await expect(page.getByRole("button", { name: "Start run" })).toBeDisabled();

@@ -2,7 +2,7 @@
 // (/v1/agl/*, /v1/traces and the OTLP signals it refuses) takes a fast path straight to the store's handler,
 // the gate API (/v1/gate/*) one straight to its handler (whole bodies: Next's proxy would truncate a large
 // dataset), and everything else — dashboard, tRPC, auth, pointers, receipts — goes to Next.js. Runners send
-// many small requests; going through Next's router for each one cost ~10× in throughput (see README "Store throughput").
+// many small requests; going through Next's router for each one cost ~10× in throughput (see docs/benchmarks.md "Store throughput").
 // The app/v1 route handlers stay, so plain `next start` serves the same API, only slower. The routing and
 // the request-body limits live in server/http/server-listener.ts.
 import next from "next";
@@ -12,6 +12,7 @@ import { getDatabase } from "../server/db/client";
 import { refusalLog } from "../server/audit/refusal-log";
 import { serveGateApi } from "../server/gate-api/http";
 import { createLightgateServer } from "../server/http/server-listener";
+import { autoJudgeLoop } from "../server/auto-judge/step";
 import { orchestrateGates } from "../server/receipts/gate-queue";
 import { getStoreRuntime, startStoreBackground } from "../server/store/runtime";
 
@@ -37,6 +38,9 @@ server.listen(port, hostname, () => console.log(`Ready on http://${hostname}:${p
 // only enqueues rollouts and judges what runners send back, so it is light enough to live beside the API.
 const orchestrator = new AbortController();
 if (process.env.LIGHTGATE_GATE_ORCHESTRATOR !== "0") void orchestrateGates(database, orchestrator.signal, { owner: `server-${process.pid}`, log: (line) => console.log(`[gates] ${line}`) });
+// Versions published under a resources id an agent's policy owner asked to judge become candidates here, off
+// the store's request path (server/auto-judge/step.ts); claims are compare-and-set, so several processes may run it.
+if (process.env.LIGHTGATE_AUTO_JUDGE !== "0") void autoJudgeLoop(database, orchestrator.signal, { log: (line) => console.log(`[judge] ${line}`) });
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.once(signal, () => {

@@ -82,9 +82,12 @@ async function main() {
 
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: target.url };
   if (!dev && !buildIsCurrent(root)) {
-    console.log("lightgate: building the dashboard (first start or sources changed; ~30 s)…");
+    // Measured on two cores: 100–170 s (the first start after npm install, and after any source change).
+    console.log("lightgate: building the dashboard once (first start or sources changed) — about 2 minutes on two cores; Next.js prints its steps below…");
+    const started = Date.now();
     await run(nextBin, ["build"], { ...childEnv, NODE_ENV: "production" });
     writeBuildStamp(root);
+    console.log(`lightgate: built in ${Math.round((Date.now() - started) / 1000)} s; later starts skip this until the sources change`);
   }
 
   const demo = process.env.LIGHTGATE_DEMO === "1" ? await prepareDemo(target) : null;

@@ -5,8 +5,8 @@
 //
 // The layers share nothing (Vitest opens its own databases and ports; the e2e servers run on .tmp/e2e and
 // ports 3210+), and on two cores no one of them keeps both busy — Vitest's suites wait on servers and child
-// processes much of the time. So they run side by side: type-check, lint and the production build first, then
-// Vitest beside the e2e. Vitest streams to the terminal; every other step's output goes to .tmp/test-logs/
+// processes much of the time. So they run side by side: Vitest from the start, beside type-check, lint and the
+// production build, then the e2e once the build is there. Vitest streams to the terminal; every other step's output goes to .tmp/test-logs/
 // and is printed, whole, when the step ends.
 import fs from "node:fs";
 import path from "node:path";
@@ -80,14 +80,25 @@ async function build(typesCheckedHere: boolean): Promise<boolean> {
 async function vitest() {
   const out = path.join(root, ".tmp/vitest.json");
   fs.rmSync(out, { force: true });
-  await step("unit + integration (vitest)", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...filters], { streamed: true });
+  // At a lower CPU priority: the e2e after the build is the longest path, and Vitest's suites mostly wait on
+  // servers and child processes, so they take the cores the browser and the app server leave idle.
+  await step("unit + integration (vitest)", "nice", ["-n", "5", bin("vitest"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...filters], { streamed: true });
   readVitest(out);
 }
+
+/**
+ * `npm run test:full` (LIGHTGATE_TEST_FULL=1) runs everything at full depth: the PostgreSQL half of the slowest
+ * gate suites (tests/helpers/db.ts), the page sweep's whole role × page × width matrix with axe at both widths,
+ * and 1,000 hostile requests per route family. `npm test` keeps CI inside 30 minutes on two cores: the same
+ * suites at their everyday depth (200 hostile requests per family; the sweep as e2e/every-page.spec.ts says).
+ */
+const FULL = process.env.LIGHTGATE_TEST_FULL === "1";
+const depth: Record<string, string> = FULL ? { LIGHTGATE_SWEEP: "full", HOSTILE_RUNS: process.env.HOSTILE_RUNS ?? "1000" } : { HOSTILE_RUNS: process.env.HOSTILE_RUNS ?? "200" };
 
 async function e2e(streamed: boolean) {
   const out = path.join(root, ".tmp/playwright.json");
   fs.rmSync(out, { force: true });
-  await step("end-to-end (playwright, chromium)", bin("playwright"), ["test"], { extraEnv: { PLAYWRIGHT_JSON_OUTPUT_NAME: out }, streamed });
+  await step("end-to-end (playwright, chromium)", bin("playwright"), ["test"], { extraEnv: { PLAYWRIGHT_JSON_OUTPUT_NAME: out, ...depth }, streamed });
   readPlaywright(out);
 }
 
@@ -97,12 +108,13 @@ async function main() {
     if (await build(false)) await e2e(true);
   } else {
     await step("generate Prisma clients", bin("tsx"), ["scripts/db/generate.ts"], { streamed: true });
-    const [, , built] = await Promise.all([
+    // Vitest needs no build: it starts at once, beside type-check, lint and the build the e2e waits for.
+    await Promise.all([
       step("type-check", bin("tsc"), ["--noEmit"]),
       step("lint", bin("eslint"), ["--max-warnings", "0", "."]),
-      build(true),
+      vitest(),
+      build(true).then((built) => (built ? e2e(false) : undefined)),
     ]);
-    await Promise.all([vitest(), built ? e2e(false) : Promise.resolve()]);
   }
 
   if (failures.length) console.log(`\nFailed steps: ${failures.join(", ")}`);

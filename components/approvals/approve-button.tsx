@@ -67,8 +67,9 @@ export function ApproveButton({ panel, onDone, compact = false }: { panel: Panel
   const a = panel.availability;
   const b = panel.confirm.boundary;
   const label = `Approve the ${STEP_LABELS[panel.step]} step`;
-  // A decision on the step is the news only when no check stands in the way (a quarantined receipt may carry one).
-  const decided = !a.enabled && a.code === "decided";
+  // A decision on the step is the news only when no check stands in the way (a quarantined receipt may carry one);
+  // once the promotion moved on (promoted, rolled back, aborted) it still says who decided, with what comes next.
+  const decided = !a.enabled && (a.code === "decided" || (a.code === "state" && panel.decided !== null));
 
   async function open() {
     setBusy(true);

@@ -17,7 +17,14 @@ export function RejectForm({ panel, onDone }: { panel: Panel; onDone?: () => voi
   const finish = useMutation(trpc.approvals.finishReject.mutationOptions());
   const [comment, setComment] = useState("");
   const [outcome, setOutcome] = useState<{ tone: "pass" | "fail"; text: string } | null>(null);
-  if (!panel.canReject) return null;
+  // After a rejection the panel refreshes and the form closes (the step is decided): its outcome stays in sight.
+  if (!panel.canReject) {
+    return outcome ? (
+      <Alert tone={outcome.tone} testId="reject-outcome">
+        {outcome.text}
+      </Alert>
+    ) : null;
+  }
 
   async function submit() {
     setOutcome(null);

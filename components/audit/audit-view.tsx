@@ -10,6 +10,7 @@ import { ScrollX } from "@/components/ui/scroll-x";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/form";
 import { EmptyState } from "@/components/ui/empty-state";
+import { Time } from "@/components/ui/time";
 
 function roles(text: string): string {
   try {
@@ -99,7 +100,7 @@ export function AuditView() {
                       data-testid="audit-row"
                     >
                       <td className="py-2 pr-3 tabular-nums text-ink-3">{r.seq}</td>
-                      <td className="py-2 pr-3 whitespace-nowrap text-ink-2">{r.at.toLocaleString()}</td>
+                      <td className="py-2 pr-3 whitespace-nowrap text-ink-2"><Time at={r.at} /></td>
                       <td className="py-2 pr-3">
                         <div className="text-ink">{r.actorName}</div>
                         <div className="text-xs text-ink-3">{r.actorKind} · {roles(r.actorRoles)}</div>

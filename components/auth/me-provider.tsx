@@ -6,7 +6,7 @@
 import { createContext, useContext, type ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/react";
-import { grantsAllow, type Scope } from "@/lib/auth/scopes";
+import { grantsAllow, grantsAllowSomeAgent, type Scope } from "@/lib/auth/scopes";
 import type { TMeResponse } from "@/server/routers/auth/me.types";
 
 const MeContext = createContext<TMeResponse>(null);
@@ -25,4 +25,10 @@ export function useMe(): TMeResponse {
 export function useCan(scope: Scope, agent?: string | null): boolean {
   const me = useMe();
   return me ? grantsAllow(me.grants, scope, agent) : false;
+}
+
+/** May the signed-in person use `scope` for at least one agent (a form that lets them name it)? */
+export function useCanForSomeAgent(scope: Scope): boolean {
+  const me = useMe();
+  return me ? grantsAllowSomeAgent(me.grants, scope) : false;
 }

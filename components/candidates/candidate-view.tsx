@@ -12,15 +12,18 @@ import { CanaryCard, RollbackCard } from "./canary-card";
 import { CanaryStagePanel } from "./canary-stage-panel";
 import { ProtectedCasesCard } from "./cases-card";
 import { ChecksCard } from "./checks-card";
-import { CoverageCard, RetryDebtCard, RewardCard } from "./evidence-cards";
+import { CoverageCard } from "./coverage-card";
 import { DecisionBanner, FreshnessBanner } from "./candidate-header";
 import { LineageCard } from "./lineage-card";
+import { PromotionTimeline } from "./promotion-timeline";
+import { RetryDebtCard } from "./retry-debt-card";
+import { RewardCard } from "./reward-card";
 import { ServedByCard } from "./served-by-card";
 import type { CandidateDetail } from "./types";
 
 function ReceiptChain({ detail }: { detail: CandidateDetail }) {
   return (
-    <Card title="Receipt" description={detail.verification.ok ? "Every sealed link verifies against the head kept apart." : "The chain FAILS verification: nothing here is judged."}>
+    <Card id="receipt" title="Receipt" description={detail.verification.ok ? "Every sealed link verifies against the head kept apart." : "The chain FAILS verification: nothing here is judged."}>
       <ol className="space-y-1 text-sm" data-testid="receipt-chain">
         {detail.links.map((l) => (
           <li key={l.index} className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
@@ -42,9 +45,9 @@ function ReceiptChain({ detail }: { detail: CandidateDetail }) {
 /** The signed approve / reject / rollback panel (components/approvals), then the decisions sealed on this receipt. */
 function ApprovalSlot({ detail }: { detail: CandidateDetail }) {
   return (
-    <div className="space-y-4" data-testid="approval-slot" data-candidate={detail.summary.id} data-head={detail.summary.head ?? ""}>
+    <div id="approval" className="scroll-mt-16 space-y-4" data-testid="approval-slot" data-candidate={detail.summary.id} data-head={detail.summary.head ?? ""}>
       <ApprovalPanel candidateId={detail.summary.id} />
-      <Card title="Decisions on this receipt" description="Each is a sealed link naming the stage it decided on.">
+      <Card id="decisions" title="Decisions on this receipt" description="Each is a sealed link naming the stage it decided on.">
         {detail.approvals.length === 0 ? (
           <p className="text-sm text-ink-3">No approval recorded for this receipt.</p>
         ) : (
@@ -73,17 +76,20 @@ export function CandidateView({ id }: { id: string }) {
     <div className="space-y-4">
       <DecisionBanner detail={detail} />
       <FreshnessBanner detail={detail} />
+      <PromotionTimeline detail={detail} />
       <LineageCard detail={detail} />
       <CanaryStagePanel candidateId={detail.summary.id} />
       {report ? (
         <>
-          <ChecksCard title="The seven checks" checks={report.checks} testId="checks" />
+          <div id="checks" className="scroll-mt-16">
+            <ChecksCard title="The seven checks" checks={report.checks} testId="checks" />
+          </div>
           {report.canaryStageChecks && <ChecksCard title="Checks 6–7 on the canary stage" checks={report.canaryStageChecks} testId="canary-stage-checks" />}
           <div className="grid gap-4 lg:grid-cols-2">
-            <RewardCard evidence={report.evidence} parent={detail.parent.evidence} />
-            <CoverageCard evidence={report.evidence} />
-            <RetryDebtCard evidence={report.evidence} />
-            <ProtectedCasesCard evidence={report.evidence} />
+            <RewardCard evidence={report.evidence} parent={detail.parent} />
+            <CoverageCard evidence={report.evidence} parent={detail.parent} />
+            <RetryDebtCard evidence={report.evidence} parent={detail.parent} />
+            <ProtectedCasesCard candidateId={detail.summary.id} evidence={report.evidence} />
             <CanaryCard stage3={detail.stage3} evidence={report.evidence} />
             <RollbackCard stage3={detail.stage3} />
             <ServedByCard serving={detail.lockedGateServing} />

@@ -1,12 +1,16 @@
 "use client";
 
 // The locked held-out gate, candidate and exact parent case by case: protected cases grouped by family (each
-// regression named, a filter for family, case and regressions only), then the general cases summarized.
+// regression named, a filter for family, case and regressions only), then the general cases summarized. The
+// rule that makes a row "regressed" is stated under the title with the tolerance the gate applied, and each
+// row says which part of it held (lib/candidates/regression-rule.ts).
 import { Fragment, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { signed } from "@/components/ui/format";
 import { TextInput } from "@/components/ui/form";
+import { regressionReason, regressionRule } from "@/lib/candidates/regression-rule";
+import { CaseLink } from "./case-link";
 import type { GateReportView } from "./types";
 
 type Evidence = GateReportView["evidence"];
@@ -44,16 +48,55 @@ function Filters({ families, family, setFamily, text, setText, onlyRegressed, se
   );
 }
 
-export function ProtectedCasesCard({ evidence }: { evidence: Evidence }) {
+/** One protected case: both sides' scores, the change, the outcome — and, unless it held, why (also on hover). */
+function CaseLine({ candidateId, row: r, tolerance }: { candidateId: string; row: Row; tolerance: number }) {
+  const why = regressionReason(r, tolerance);
+  const badge = r.regressed === null ? { tone: "unavailable" as const, text: "missing" } : r.regressed ? { tone: "fail" as const, text: "regressed" } : { tone: "pass" as const, text: "held" };
+  return (
+    <tr className={`border-t border-line ${r.regressed ? "bg-fail/5" : ""}`} data-regressed={r.regressed ? "yes" : "no"} title={why}>
+      <td className="py-1 pl-2">
+        <span className="font-mono text-xs break-all">
+          <CaseLink candidateId={candidateId} caseId={r.caseId} />
+        </span>
+        {r.regressed !== false && (
+          <span className={`block text-xs ${r.regressed ? "text-fail" : "text-unavailable"}`} data-testid="regression-reason">
+            {why}
+          </span>
+        )}
+      </td>
+      <td className="py-1 text-right whitespace-nowrap tabular-nums">{score(r.parent)}</td>
+      <td className="py-1 text-right whitespace-nowrap tabular-nums">{score(r.candidate)}</td>
+      <td className="py-1 text-right tabular-nums">{r.delta === null ? "—" : signed(r.delta, 2)}</td>
+      <td className="py-1 text-right">
+        <Badge tone={badge.tone} title={why}>
+          {badge.text}
+        </Badge>
+      </td>
+    </tr>
+  );
+}
+
+export function ProtectedCasesCard({ candidateId, evidence }: { candidateId: string; evidence: Evidence }) {
   const { comparison, protectedCases } = evidence;
   const [family, setFamily] = useState("");
   const [text, setText] = useState("");
   const [onlyRegressed, setOnlyRegressed] = useState(false);
+  const tolerance = comparison.protectedScoreTolerance;
   const rows = comparison.rows.filter((r) => r.protected);
   const shown = rows.filter((r) => (!family || r.family === family) && (!text || r.caseId.toLowerCase().includes(text.toLowerCase())) && (!onlyRegressed || r.regressed));
   const groups = protectedCases.families.map((f) => ({ ...f, rows: shown.filter((r) => r.family === f.family) })).filter((g) => g.rows.length > 0);
   return (
-    <Card title="Protected cases, candidate vs exact parent" description={`${protectedCases.totalRegressions} regression${protectedCases.totalRegressions === 1 ? "" : "s"} across ${protectedCases.families.length} protected families.`}>
+    <Card
+      title="Protected cases, candidate vs exact parent"
+      description={
+        <>
+          <span className="block text-ink-2" data-testid="regression-rule">
+            {regressionRule(tolerance)} A family fails check 5 when it has more regressions than it allows.
+          </span>
+          {protectedCases.totalRegressions} regression{protectedCases.totalRegressions === 1 ? "" : "s"} across {protectedCases.families.length} protected families.
+        </>
+      }
+    >
       <div id="protected-cases" className="scroll-mt-4" />
       {rows.length === 0 ? (
         <p className="text-sm text-unavailable">No protected case results: unavailable.</p>
@@ -85,13 +128,7 @@ export function ProtectedCasesCard({ evidence }: { evidence: Evidence }) {
                       </th>
                     </tr>
                     {g.rows.map((r) => (
-                      <tr key={r.caseId} className={`border-t border-line ${r.regressed ? "bg-fail/5" : ""}`} data-regressed={r.regressed ? "yes" : "no"}>
-                        <td className="py-1 pl-2 font-mono text-xs break-all">{r.caseId}</td>
-                        <td className="py-1 text-right whitespace-nowrap tabular-nums">{score(r.parent)}</td>
-                        <td className="py-1 text-right whitespace-nowrap tabular-nums">{score(r.candidate)}</td>
-                        <td className="py-1 text-right tabular-nums">{r.delta === null ? "—" : signed(r.delta, 2)}</td>
-                        <td className="py-1 text-right">{r.regressed === null ? <Badge tone="unavailable">missing</Badge> : r.regressed ? <Badge tone="fail">regressed</Badge> : <Badge tone="pass">held</Badge>}</td>
-                      </tr>
+                      <CaseLine key={r.caseId} candidateId={candidateId} row={r} tolerance={tolerance} />
                     ))}
                   </Fragment>
                 ))}

@@ -9,6 +9,7 @@ import { useCan } from "@/components/auth/me-provider";
 import { useTRPC } from "@/components/trpc/react";
 import { Alert, Button } from "@/components/ui/form";
 import type { CandidateDetail } from "./types";
+import { NotAllowedNote } from "@/components/auth/not-allowed";
 
 // What a gate run seals anew (server/receipts/gate-queue.ts → gate-run.ts: a new stage 3).
 const REDO: Record<number, string> = {
@@ -61,7 +62,7 @@ export function RerunGate({ detail }: { detail: CandidateDetail }) {
           {request.data && <span className="text-xs text-ink-3">run {request.data.id} is {request.data.status}; a gate worker picks it up and seals a new stage 3.</span>}
         </div>
       ) : (
-        <p className="text-xs text-ink-3">Re-running needs the &quot;gate:run&quot; scope for {detail.summary.agent} (trainers, policy owners, admins).</p>
+        <NotAllowedNote subject="Re-running the gate" scope="gate:run" agent={detail.summary.agent} testId="rerun-not-allowed" />
       )}
       {error && <Alert tone="fail">{error}</Alert>}
     </div>

@@ -7,3 +7,4 @@ export type CandidateSummary = Outputs["candidates"]["list"]["candidates"][numbe
 export type CandidateDetail = Outputs["candidates"]["get"];
 export type GateReportView = NonNullable<CandidateDetail["report"]>;
 export type CheckView = GateReportView["checks"][number];
+export type CaseTracesDetail = Outputs["candidates"]["caseTraces"];

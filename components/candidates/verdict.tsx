@@ -14,10 +14,10 @@ export const STATUS_TONE: Record<CandidateStatus, Tone> = {
   "ROLLED BACK": "unavailable",
 };
 
-export function VerdictBadge({ verdict }: { verdict: CandidateStatus | null }) {
+export function VerdictBadge({ verdict, testId = "verdict" }: { verdict: CandidateStatus | null; testId?: string }) {
   if (!verdict) return <Badge tone="unavailable">NOT JUDGED</Badge>;
   return (
-    <span data-testid="verdict">
+    <span data-testid={testId}>
       <Badge tone={STATUS_TONE[verdict]}>{verdict}</Badge>
     </span>
   );

@@ -11,6 +11,7 @@ import { useTRPC } from "@/components/trpc/react";
 import { Card } from "@/components/ui/card";
 import { Alert, Button, Field, Select, TextInput } from "@/components/ui/form";
 import { useUrlState } from "@/components/ui/url-state";
+import { needsScope } from "@/lib/auth/not-allowed";
 
 const textarea = "w-full rounded-md border border-line bg-panel px-3 py-2 font-mono text-xs text-ink focus:border-accent focus:ring-2 focus:ring-accent/25 focus:outline-none disabled:opacity-60";
 const STEPS = [
@@ -67,7 +68,7 @@ export function CreateSnapshotForm() {
 
   return (
     <Card title="New snapshot" description="Content-addressed: the same records again give the existing snapshot. Its lineage records the source and every step with its counts.">
-      {!canCreate && <div className="mb-3"><Alert tone="warn" testId="create-disabled">Making a snapshot needs the training:run scope (the trainer or admin role). You can look at every snapshot.</Alert></div>}
+      {!canCreate && <div className="mb-3"><Alert tone="warn" testId="create-disabled">{needsScope("Making a snapshot", "training:run")} You can look at every snapshot.</Alert></div>}
       <form onSubmit={submit} aria-label="Create a snapshot" className="space-y-4">
         <fieldset disabled={!canCreate || create.isPending} className="space-y-4">
           <div className="grid gap-3 md:grid-cols-2">

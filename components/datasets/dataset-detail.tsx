@@ -14,10 +14,10 @@ import { CopyId } from "@/components/ui/copy-id";
 import { DataTable, Pager, type Column } from "@/components/ui/data-table";
 import { PageHeader } from "@/components/ui/page-header";
 import { Stat } from "@/components/ui/stat";
-import { timestamp } from "@/components/ui/format";
 import { useUrlState } from "@/components/ui/url-state";
 import { redactionText } from "@/lib/datasets/redactions";
 import { LineageGraph } from "./lineage-graph";
+import { Time } from "@/components/ui/time";
 
 const LIMIT = 10;
 const PARTS = [
@@ -77,7 +77,7 @@ export function DatasetDetail({ id }: { id: string }) {
           <Stat label="Records" value={s.recordCount.toLocaleString("en")} hint={s.kinds.join(", ")} />
           <Stat label="Size" value={bytes(d.bytes)} hint="canonical JSON" />
           <Stat label="PII redacted by its pipeline" value={Object.values(d.redactions).reduce((a, b) => a + b, 0).toLocaleString("en")} tone={Object.keys(d.redactions).length ? "pass" : undefined} hint={redactionText(d.redactions) ?? (s.lineage.pipeline.some((p) => p.step === "anonymize") ? "anonymize step ran; nothing found" : "no anonymize step")} />
-          <Stat label="Created" value={<span className="text-base">{timestamp(s.createdAt)}</span>} hint={`by ${s.createdBy} · ${s.id}`} />
+          <Stat label="Created" value={<Time at={s.createdAt} className="text-base" />} hint={`by ${s.createdBy} · ${s.id}`} />
         </div>
         <Card title="Lineage" description="What this snapshot was made from, and what was made from it.">
           <LineageGraph snapshot={s} ancestors={d.ancestors} descendants={d.descendants} />

@@ -10,6 +10,7 @@ import { useTRPC } from "@/components/trpc/react";
 import { Alert, Button, Field, Select, TextInput } from "@/components/ui/form";
 import { AREA_KINDS, isDatasetKind, KIND_INFO, type AreaKind } from "@/lib/registries/kinds";
 import { DatasetImpact, RegistryImpact } from "./impact-view";
+import { needsScope } from "@/lib/auth/not-allowed";
 
 const textarea = "w-full rounded-md border border-line bg-panel px-3 py-2 font-mono text-xs text-ink focus:border-accent focus:ring-2 focus:ring-accent/25 focus:outline-none disabled:opacity-60";
 
@@ -92,7 +93,7 @@ export function PublishForm({ kind: fixedKind, initialKind, name: fixedName, age
   const jsonError = parsed.error ?? (dataset && parsed.value !== null && !Array.isArray(cases) ? "the cases: a JSON array, or an object with a cases array" : null);
   return (
     <form onSubmit={preview} aria-label="Publish a new version" className="space-y-3" data-testid="publish-form">
-      {!canPublish && <Alert tone="warn" testId="publish-disabled">Publishing needs the policy:write scope{dataset || agent === "*" ? " for every agent" : ` for ${agent}`} (the policy owner or admin role). You can look at every version and diff.</Alert>}
+      {!canPublish && <Alert tone="warn" testId="publish-disabled">{needsScope("Publishing", "policy:write", dataset || agent === "*" ? "every agent" : agent)} You can look at every version and diff.</Alert>}
       <fieldset disabled={!canPublish || pending} className="space-y-3">
         <div className="grid gap-3 md:grid-cols-3">
           {!fixedKind && (

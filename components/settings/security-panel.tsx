@@ -11,6 +11,7 @@ import { Card } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Alert, Button, Field, TextInput } from "@/components/ui/form";
+import { Time } from "@/components/ui/time";
 
 type Outcome = { tone: "pass" | "fail"; text: string; detail?: string } | null;
 
@@ -91,7 +92,7 @@ export function SecurityPanel() {
                   {p.backedUp && <Badge tone="neutral">synced</Badge>}
                 </div>
                 <div className="text-xs text-ink-3">
-                  added {p.createdAt.toLocaleString()} · {p.lastUsedAt ? `last used ${p.lastUsedAt.toLocaleString()}` : "never used"}
+                  added <Time at={p.createdAt} /> · {p.lastUsedAt ? <>last used <Time at={p.lastUsedAt} /></> : "never used"}
                 </div>
               </div>
               <Button variant="ghost" className="px-2 py-1 text-xs" disabled={remove.isPending} onClick={() => remove.mutate({ passkeyId: p.id })}>Remove</Button>

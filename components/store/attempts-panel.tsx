@@ -5,9 +5,10 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/react";
 import { CopyId } from "@/components/ui/copy-id";
-import { duration, relativeTime, timestamp } from "@/components/ui/format";
+import { duration, relativeTime } from "@/components/ui/format";
 import { useNow } from "./live-refresh";
 import { ReasonBadge, StatusBadge } from "./status";
+import { Time } from "@/components/ui/time";
 
 export function AttemptsPanel({ rolloutId, refetchInterval }: { rolloutId: string; refetchInterval: number | false }) {
   const trpc = useTRPC();
@@ -40,7 +41,7 @@ export function AttemptsPanel({ rolloutId, refetchInterval }: { rolloutId: strin
               <td className="py-1.5 pr-3"><ReasonBadge reason={a.reason} /></td>
               <td className="py-1.5 pr-3"><StatusBadge status={a.status} /></td>
               <td className="py-1.5 pr-3 font-mono text-ink-2">{a.worker_id ?? "—"}</td>
-              <td className="py-1.5 pr-3 text-ink-2" title={timestamp(a.start_time)}>{timestamp(a.start_time)}</td>
+              <td className="py-1.5 pr-3 text-ink-2"><Time at={a.start_time} /></td>
               <td className="py-1.5 pr-3 text-right tabular-nums">{duration((a.end_time ?? now) - a.start_time)}{a.end_time === null ? "…" : ""}</td>
               <td className="py-1.5 pr-3 text-ink-3">{relativeTime(a.last_heartbeat_time, now * 1000)}</td>
               <td className="py-1.5">

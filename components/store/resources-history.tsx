@@ -9,8 +9,8 @@ import { Card } from "@/components/ui/card";
 import { CopyId } from "@/components/ui/copy-id";
 import { Pager } from "@/components/ui/data-table";
 import { JsonView } from "@/components/ui/json-view";
-import { timestamp } from "@/components/ui/format";
 import { useUrlState } from "@/components/ui/url-state";
+import { Time } from "@/components/ui/time";
 
 const PAGE = 10;
 const CHANGE_TONE: Record<string, Tone> = { added: "pass", removed: "fail", changed: "warn" };
@@ -47,7 +47,7 @@ export function ResourcesHistory({ resourcesId, refetchInterval }: { resourcesId
                 <td className="py-1.5 pr-2"><input type="radio" name="to" aria-label={`to v${v.version}`} checked={to === v.version} onChange={() => url.set({ to: v.version, from })} /></td>
                 <td className="py-1.5 pr-2 font-medium">v{v.version}</td>
                 <td className="py-1.5 pr-2"><CopyId value={v.digest} short={10} /></td>
-                <td className="py-1.5 text-ink-3">{timestamp(v.created_at)}</td>
+                <td className="py-1.5 text-ink-3"><Time at={v.created_at} /></td>
               </tr>
             ))}
           </tbody>

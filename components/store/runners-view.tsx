@@ -15,6 +15,7 @@ import { WORKER_STATUSES, type Worker, type WorkerStatus } from "@/server/store/
 import { LiveRefresh, useLive, useNow } from "./live-refresh";
 import { tracesHref } from "./rollouts-view";
 import { FilterChip, StatusBadge, toggled } from "./status";
+import { Time } from "@/components/ui/time";
 
 const PAGE = 25;
 /** A heartbeat older than this is shown as a warning (the store's default unresponsive window is longer). */
@@ -119,10 +120,10 @@ export function RunnersView() {
               <JsonView value={w.heartbeat_stats ?? {}} />
             </div>
             <dl className="grid grid-cols-[8rem_1fr] gap-y-1 text-xs">
-              <dt className="text-ink-3">Last heartbeat</dt><dd>{timestamp(w.last_heartbeat_time)}</dd>
-              <dt className="text-ink-3">Last dequeue</dt><dd>{timestamp(w.last_dequeue_time)}</dd>
-              <dt className="text-ink-3">Last busy</dt><dd>{timestamp(w.last_busy_time)}</dd>
-              <dt className="text-ink-3">Last idle</dt><dd>{timestamp(w.last_idle_time)}</dd>
+              <dt className="text-ink-3">Last heartbeat</dt><dd><Time at={w.last_heartbeat_time} /></dd>
+              <dt className="text-ink-3">Last dequeue</dt><dd><Time at={w.last_dequeue_time} /></dd>
+              <dt className="text-ink-3">Last busy</dt><dd><Time at={w.last_busy_time} /></dd>
+              <dt className="text-ink-3">Last idle</dt><dd><Time at={w.last_idle_time} /></dd>
               <dt className="text-ink-3">Attempt</dt><dd>{w.current_attempt_id ? <CopyId value={w.current_attempt_id} /> : "—"}</dd>
             </dl>
           </div>

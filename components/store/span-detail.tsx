@@ -7,10 +7,11 @@ import { X } from "lucide-react";
 import { useTRPC } from "@/components/trpc/react";
 import { Card } from "@/components/ui/card";
 import { CopyId } from "@/components/ui/copy-id";
-import { duration, timestamp } from "@/components/ui/format";
+import { duration } from "@/components/ui/format";
 import { JsonView } from "@/components/ui/json-view";
 import { spanIo } from "@/lib/spans/io";
 import { StatusBadge } from "./status";
+import { Time } from "@/components/ui/time";
 
 export function SpanDetail({ rolloutId, attemptId, spanId, onClose }: { rolloutId: string; attemptId: string; spanId: string; onClose: () => void }) {
   const trpc = useTRPC();
@@ -35,7 +36,7 @@ export function SpanDetail({ rolloutId, attemptId, spanId, onClose }: { rolloutI
             <dt className="text-ink-3">Duration</dt>
             <dd>{duration(data.start_time !== null && data.end_time !== null ? data.end_time - data.start_time : null)}</dd>
             <dt className="text-ink-3">Start</dt>
-            <dd>{timestamp(data.start_time)}</dd>
+            <dd><Time at={data.start_time} /></dd>
             <dt className="text-ink-3">Span</dt>
             <dd><CopyId value={data.span_id} short={20} /></dd>
             <dt className="text-ink-3">Parent</dt>

@@ -6,11 +6,12 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/react";
 import { DataTable, Pager, type Column } from "@/components/ui/data-table";
 import { CopyId } from "@/components/ui/copy-id";
-import { duration, timestamp } from "@/components/ui/format";
+import { duration } from "@/components/ui/format";
 import { JsonView } from "@/components/ui/json-view";
 import { spanKey } from "@/lib/spans/tree";
 import type { Span } from "@/server/store/types";
 import { StatusBadge } from "./status";
+import { Time } from "@/components/ui/time";
 
 const PAGE = 50;
 
@@ -46,7 +47,7 @@ export function SpanTable({ rolloutId, attemptId, attemptLabels, name, offset, o
     ...(attemptLabels ? [{ key: "attempt", header: "Attempt", cell: (s: Span) => <span className="text-xs whitespace-nowrap text-ink-2">{attemptLabels.get(s.attempt_id)?.split(" ")[0] ?? s.attempt_id}</span> }] : []),
     { key: "status", header: "Status", cell: (s) => <StatusBadge status={s.status.status_code} /> },
     { key: "duration", header: "Duration", align: "right", cell: (s) => <span className="text-xs">{duration(s.start_time !== null && s.end_time !== null ? s.end_time - s.start_time : null)}</span> },
-    { key: "start", header: "Start", cell: (s) => <span className="text-xs whitespace-nowrap text-ink-3">{timestamp(s.start_time)}</span> },
+    { key: "start", header: "Start", cell: (s) => <Time at={s.start_time} className="text-xs whitespace-nowrap text-ink-3" /> },
     { key: "span_id", header: "Span ID", cell: (s) => <CopyId value={s.span_id} short={16} /> },
     { key: "parent_id", header: "Parent ID", cell: (s) => (s.parent_id ? <CopyId value={s.parent_id} short={16} /> : <span className="text-xs text-ink-3">root</span>) },
     { key: "attributes", header: "Attributes", cell: (s) => <span className="text-xs text-ink-3">{Object.keys(s.attributes).slice(0, 3).join(", ")}{Object.keys(s.attributes).length > 3 ? ` +${Object.keys(s.attributes).length - 3}` : ""}</span> },

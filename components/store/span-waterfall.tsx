@@ -22,15 +22,18 @@ function DurationLabel({ left, width, seconds }: { left: number; width: number; 
   const base = "absolute top-1/2 -translate-y-1/2 whitespace-nowrap text-[10px] tabular-nums";
   if (end < 85) return <span className={`${base} pl-1 text-ink-3`} style={{ left: `${end}%` }}>{duration(seconds)}</span>;
   if (left > 15) return <span className={`${base} pr-1 text-ink-3`} style={{ right: `${100 - left}%` }}>{duration(seconds)}</span>;
-  return <span className={`${base} pr-1.5 font-medium text-white`} style={{ right: `${100 - end}%` }}>{duration(seconds)}</span>;
+  // Inside a bar that spans the row: on a chip of the panel's colour, legible on any bar tone (axe: contrast).
+  return <span className={`${base} mr-1 rounded bg-panel px-1 font-medium text-ink-2`} style={{ right: `${100 - end}%` }}>{duration(seconds)}</span>;
 }
 
-export function SpanWaterfall({ spans, selected, onSelect, attemptLabels }: {
+export function SpanWaterfall({ spans, selected, onSelect, attemptLabels, marks }: {
   spans: OutlineSpan[];
   selected: string | null;
   onSelect: (key: string) => void;
   /** Attempt labels ("#2 retry after failed") shown on root spans when several attempts are in view. */
   attemptLabels?: ReadonlyMap<string, string>;
+  /** Notes per span key, shown as a marker beside the name (what differs from another trace). */
+  marks?: ReadonlyMap<string, readonly string[]>;
 }) {
   const tree = useMemo(() => buildSpanTree(spans), [spans]);
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
@@ -120,6 +123,11 @@ export function SpanWaterfall({ spans, selected, onSelect, attemptLabels }: {
                   )}
                   <span className={`truncate font-mono ${s.status_code === "ERROR" ? "text-fail" : "text-ink"}`} title={s.name}>{s.name}</span>
                   {depth === 0 && attemptLabels?.has(s.attempt_id) && <span className="shrink-0 rounded bg-panel-2 px-1 text-[10px] text-ink-3 ring-1 ring-line">{attemptLabels.get(s.attempt_id)}</span>}
+                  {marks?.has(node.key) && (
+                    <span className="shrink-0 rounded bg-warn/10 px-1 text-[10px] font-medium text-warn ring-1 ring-warn/25" title={marks.get(node.key)!.join("; ")} data-testid="span-mark">
+                      ≠<span className="sr-only"> {marks.get(node.key)!.join("; ")}</span>
+                    </span>
+                  )}
                   {!open && <span className="text-ink-3">+{node.size - 1}</span>}
                 </div>
                 <div className="relative h-full border-l border-line">

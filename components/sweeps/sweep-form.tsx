@@ -9,6 +9,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { Plus, Trash2 } from "lucide-react";
 import { useTRPC } from "@/components/trpc/react";
 import { useCan } from "@/components/auth/me-provider";
+import { NotAllowedNote } from "@/components/auth/not-allowed";
 import { Card } from "@/components/ui/card";
 import { Alert, Button, Field, Select, TextInput } from "@/components/ui/form";
 import { errorText, FamilyConfigField, parseConfig, type FamilyConfigValue } from "@/components/evaluations/family-config-field";
@@ -181,7 +182,7 @@ export function SweepForm() {
       </Card>
       {error && <Alert tone="fail" testId="sweep-error">{error}</Alert>}
       <div className="flex flex-wrap items-center justify-end gap-3">
-        {!canRun && <span className="text-xs text-ink-3">Starting a sweep needs the training:run scope.</span>}
+        {!canRun && <NotAllowedNote subject="Starting a sweep" scope="training:run" />}
         {problems.length > 0 && <span className="text-xs text-fail">Fix the base config first.</span>}
         <Button type="submit" disabled={!canRun || start.isPending || problems.length > 0 || params.length === 0} data-testid="sweep-submit">
           {start.isPending ? "Starting…" : `Start sweep (${configs} config${configs === 1 ? "" : "s"} × ${seeds} seed${seeds === 1 ? "" : "s"} = ${configs * seeds} runs)`}

@@ -2,7 +2,8 @@
 
 // One training run, live (the training monitor): name and tags, reward curves (raw + debiased-EMA smoothed;
 // training batches and the trainer's validation split, against the exact parent's level there), PPO diagnostics,
-// stop conditions, progress with a steady ETA, span coverage and retry debt so far, status with the pause reason,
+// stop conditions, progress with the ETA and its range, span coverage and retry debt so far (over its budget in
+// the fail tone), status with how it ended or paused ("stopped by … at …" apart from "finished"),
 // the controls the viewer's scopes allow, checkpoints (restore), the candidates it produced and what happened.
 // Polls every second while the run is queued or running.
 import Link from "next/link";
@@ -10,6 +11,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Pause, Play, Square } from "lucide-react";
 import { useTRPC } from "@/components/trpc/react";
 import { useCan } from "@/components/auth/me-provider";
+import { NotAllowedNote } from "@/components/auth/not-allowed";
 import { CurveChart } from "@/components/charts/curve-chart";
 import { Card } from "@/components/ui/card";
 import { CopyId } from "@/components/ui/copy-id";
@@ -18,20 +20,25 @@ import { JsonView } from "@/components/ui/json-view";
 import { Stat } from "@/components/ui/stat";
 import { percent, relativeTime, shortDigest, timestamp } from "@/components/ui/format";
 import { Checkpoints, Diagnostics, RunLabels, StopConditions } from "./run-monitor";
-import { HealthBadges, RunProgress, RunStatusBadge } from "./run-status";
+import { HealthBadges, RetryDebt, RunProgress, RunStatusBadge, RunStatusLine } from "./run-status";
+
+import { runStatusLine } from "@/lib/training/run-status";
 
 const LIVE = new Set(["queued", "running"]);
+const ENDED = new Set(["finished", "stopped", "failed"]);
+/** Conditions that end a run by themselves; the update budget is plain "finished", a stop by hand is said by name. */
+const NOT_A_FAMILY_RULE = new Set(["max-updates", "manual", "pace"]);
 
-function Controls({ runId, status }: { runId: string; status: string }) {
+function Controls({ runId, status, agent }: { runId: string; status: string; agent: string }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const canRun = useCan("training:run");
+  const canRun = useCan("training:run", agent);
   const done = () => qc.invalidateQueries({ queryKey: trpc.trainers.getRun.queryKey({ runId }) });
   const pause = useMutation(trpc.trainers.pauseRun.mutationOptions({ onSuccess: done }));
   const resume = useMutation(trpc.trainers.resumeRun.mutationOptions({ onSuccess: done }));
   const stop = useMutation(trpc.trainers.stopRun.mutationOptions({ onSuccess: done }));
   const error = pause.error ?? resume.error ?? stop.error;
-  if (!canRun) return <p className="text-xs text-ink-3">Pausing, resuming and stopping runs needs the training:run scope (trainer or admin).</p>;
+  if (!canRun) return ENDED.has(status) ? null : <NotAllowedNote subject="Pausing, resuming or stopping a run" scope="training:run" />;
   const busy = pause.isPending || resume.isPending || stop.isPending;
   return (
     <div className="flex flex-wrap items-center gap-2">
@@ -45,7 +52,7 @@ function Controls({ runId, status }: { runId: string; status: string }) {
           <Play className="mr-1 inline h-4 w-4" /> Resume
         </Button>
       )}
-      {status !== "finished" && status !== "failed" && (
+      {!ENDED.has(status) && (
         <Button variant="danger" disabled={busy} onClick={() => stop.mutate({ runId })}>
           <Square className="mr-1 inline h-4 w-4" /> Stop
         </Button>
@@ -64,6 +71,7 @@ export function RunDetail({ runId }: { runId: string }) {
   const training = run.curve.flatMap((p) => (p.meanReward === null ? [] : [{ x: p.update, y: p.meanReward }]));
   const heldOut = run.curve.flatMap((p) => (p.heldOutReward === null ? [] : [{ x: p.update, y: p.heldOutReward }]));
   const ev = run.evidence;
+  const endedBy = run.stopConditions.find((c) => c.state === "ended" && !NOT_A_FAMILY_RULE.has(c.id))?.label ?? null;
   return (
     <div className="space-y-4">
       <Card>
@@ -76,16 +84,15 @@ export function RunDetail({ runId }: { runId: string }) {
             <HealthBadges health={run.health} />
             <span className="text-xs text-ink-3">{run.health.progressNote}</span>
           </div>
-          <Controls runId={run.id} status={run.status} />
+          <Controls runId={run.id} status={run.status} agent={run.agent} />
         </div>
-        {run.statusReason && (
-          <p className="mt-3 text-sm text-ink-2" data-testid="status-reason">
-            <span className="font-medium">{run.status === "paused" ? "Paused: " : run.status === "failed" ? "Failed: " : "Note: "}</span>
-            {run.statusReason}
+        {runStatusLine(run) && (
+          <p className="mt-3" data-testid="status-reason">
+            <RunStatusLine run={{ ...run, endedBy }} className="text-sm" />
           </p>
         )}
         <div className="mt-4">
-          <RunProgress done={run.updatesDone} total={run.updatesTotal} etaSeconds={run.health.etaSeconds} status={run.status} />
+          <RunProgress done={run.updatesDone} total={run.updatesTotal} eta={run.health.eta} status={run.status} />
         </div>
       </Card>
 
@@ -97,7 +104,12 @@ export function RunDetail({ runId }: { runId: string }) {
           tone={ev.coverage === null ? "warn" : ev.coverage < 1 ? "fail" : "pass"}
           hint={ev.coverage === null ? "no succeeded rollout judged yet" : "succeeded rollouts with every expected span"}
         />
-        <Stat label="Retry debt so far" value={ev.retries.toLocaleString()} hint={`unexpected retries (budget ${ev.retryBudget} per evidence window); ${ev.failedRollouts} rollouts failed`} />
+        <Stat
+          label="Retry debt so far"
+          value={<RetryDebt debt={ev.retries} budget={ev.retryBudget} />}
+          tone={ev.retries > ev.retryBudget ? "fail" : undefined}
+          hint={`unexpected retries against a budget of ${ev.retryBudget}${run.continual ? " (the stop conditions judge it per evidence window)" : ""}; ${ev.failedRollouts} rollouts failed`}
+        />
         <Stat label="Parent on validation" value={run.parentHeldOutReward === null ? "—" : run.parentHeldOutReward.toFixed(3)} hint={`${run.heldOutCases} validation tasks (the exam stays locked)`} />
       </div>
 
@@ -106,7 +118,7 @@ export function RunDetail({ runId }: { runId: string }) {
         description="Faint: raw per update. Bold: debiased EMA. Dashed: the exact parent's level on the validation split (the trainer never sees the locked exam)."
         actions={
           <Link href={`/training/compare?runs=${run.restoredFrom ? `${run.id},${run.restoredFrom.runId}` : run.id}`} className="text-xs text-accent hover:underline">
-            Overlay with other runs
+            Compare with other runs
           </Link>
         }
       >

@@ -10,6 +10,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { History, Pencil } from "lucide-react";
 import { useTRPC } from "@/components/trpc/react";
 import { useCan } from "@/components/auth/me-provider";
+import { NotAllowedNote } from "@/components/auth/not-allowed";
+import { PPO_DIAGNOSTIC_INFO } from "@/lib/training/metrics";
 import { CurveChart } from "@/components/charts/curve-chart";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -47,13 +49,9 @@ export function StopConditions({ conditions, status }: { conditions: Condition[]
 }
 
 type Diag = { update: number; approxKl: number | null; entropy: number | null; clipFraction: number | null; valueLoss: number | null; explainedVariance: number | null };
-const DIAGNOSTICS: { key: Exclude<keyof Diag, "update">; label: string; hint: string; domain?: [number | "auto", number | "auto"] }[] = [
-  { key: "approxKl", label: "Approx. KL", hint: "mean((r − 1) − log r) between the acting and the updated policy" },
-  { key: "entropy", label: "Entropy", hint: "of the action distribution (nats); falling = more decided" },
-  { key: "clipFraction", label: "Clip fraction", hint: "share of samples the clipped surrogate cut off", domain: [0, "auto"] },
-  { key: "valueLoss", label: "Value loss", hint: "½ (V(s) − target)², mean over minibatches" },
-  { key: "explainedVariance", label: "Explained variance", hint: "1 − Var(return − V) / Var(return); 1 = perfect critic" },
-];
+type DiagKey = Exclude<keyof Diag, "update">;
+/** Labels and hints shared with the compare page (lib/training/metrics.ts), in the order they are charted. */
+const DIAGNOSTICS = (["approxKl", "entropy", "clipFraction", "valueLoss", "explainedVariance"] as const satisfies readonly DiagKey[]).map((key) => ({ key, ...PPO_DIAGNOSTIC_INFO.get(key)! }));
 
 export function Diagnostics({ points }: { points: Diag[] }) {
   if (points.length === 0) return null;
@@ -117,7 +115,7 @@ export function Checkpoints({ runId, checkpoints, updatesTotal, every }: { runId
           ))}
         </ul>
       )}
-      {!canRun && checkpoints.length > 0 && <p className="mt-2 text-xs text-ink-3">Restoring needs the training:run scope (trainer or admin).</p>}
+      {!canRun && checkpoints.length > 0 && <NotAllowedNote subject="Restoring a checkpoint" scope="training:run" className="mt-2" />}
       {picked !== null && (
         <form onSubmit={submit} className="mt-3 space-y-2 rounded-md border border-line p-3" aria-label="Restore from a checkpoint" data-testid="restore-form">
           <p className="text-sm text-ink-2">

@@ -1,21 +1,30 @@
 "use client";
 
-// Every training run, newest first: name and tags, status, family, progress with ETA, and "active" apart from
-// "making useful progress". Live: polls while any run is queued or running. Status, tag, search and page in the
-// URL; ticked runs open overlaid in /training/compare.
+// Every training run (W&B's runs table): name, tags and agent, status with how it ended ("stopped by … at …"),
+// family, progress with the ETA, the run's summary metrics — latest and best validation reward, retry debt
+// against its budget (over budget in the fail tone), duration — and "active" apart from "making useful
+// progress". Sorted in the database by any metric column, runs without a value last (`?sort=best_reward&dir=desc`).
+// Live: polls while any run is queued or running. Status, tag, search, sort and page in the URL; ticked runs
+// open side by side in /training/compare.
 import Link from "next/link";
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/react";
-import { DataTable, Pager, type Column } from "@/components/ui/data-table";
+import { DataTable, Pager, type Column, type Sort } from "@/components/ui/data-table";
 import { Badge } from "@/components/ui/badge";
-import { relativeTime } from "@/components/ui/format";
+import { duration, relativeTime } from "@/components/ui/format";
 import { useUrlState } from "@/components/ui/url-state";
-import { HealthBadges, RunProgress, RunStatusBadge } from "./run-status";
+import { DEFAULT_RUN_SORT, RUN_SORTS, SORT_DIRECTIONS, type RunSort, type SortDirection } from "@/lib/training/run-sorts";
+import { HealthBadges, RetryDebt, RunProgress, RunStatusBadge, RunStatusLine } from "./run-status";
 
 const LIMIT = 25;
-const TABS = ["", "running", "queued", "paused", "finished", "failed"] as const;
+const TABS = ["", "running", "queued", "paused", "finished", "stopped", "failed"] as const;
 type StatusKey = Exclude<(typeof TABS)[number], "">;
+/** A column's first click: best, most and newest first; names A to Z. */
+const FIRST_DIRECTION: Record<RunSort, SortDirection> = { created: "desc", name: "asc", updates: "desc", latest_reward: "desc", best_reward: "desc", retry_debt: "desc", duration: "desc" };
+const isSort = (s: string | null): s is RunSort => (RUN_SORTS as readonly (string | null)[]).includes(s);
+const isDirection = (s: string | null): s is SortDirection => (SORT_DIRECTIONS as readonly (string | null)[]).includes(s);
+const reward = (x: number | null) => (x === null ? <span className="text-ink-3">—</span> : <span className="tabular-nums text-ink">{x.toFixed(3)}</span>);
 
 export function RunsList() {
   const trpc = useTRPC();
@@ -24,21 +33,32 @@ export function RunsList() {
   const offset = Number(url.get("offset") ?? 0) || 0;
   const tag = url.get("tag") ?? "";
   const search = url.get("q") ?? "";
+  const sortParam = url.get("sort");
+  const dirParam = url.get("dir");
+  const sort: RunSort = isSort(sortParam) ? sortParam : DEFAULT_RUN_SORT.sort;
+  const dir: SortDirection = isDirection(dirParam) ? dirParam : sort === DEFAULT_RUN_SORT.sort ? DEFAULT_RUN_SORT.dir : FIRST_DIRECTION[sort];
+  const onSort = (next: Sort) => {
+    const by = next.by as RunSort;
+    const order = by === sort ? (next.order as SortDirection) : FIRST_DIRECTION[by];
+    const isDefault = by === DEFAULT_RUN_SORT.sort && order === DEFAULT_RUN_SORT.dir;
+    url.set({ sort: isDefault ? null : by, dir: isDefault ? null : order, offset: null });
+  };
   const [picked, setPicked] = useState<string[]>([]);
   const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id].slice(-12)));
   const list = useQuery(
-    trpc.trainers.listRuns.queryOptions({ status: status ? [status] : undefined, tag: tag || undefined, search: search || undefined, offset, limit: LIMIT }, { refetchInterval: (q) => (q.state.data?.items.some((r) => r.status === "running" || r.status === "queued") ? 1_000 : 10_000) }),
+    trpc.trainers.listRuns.queryOptions({ status: status ? [status] : undefined, tag: tag || undefined, search: search || undefined, sort, dir, offset, limit: LIMIT }, { refetchInterval: (q) => (q.state.data?.items.some((r) => r.status === "running" || r.status === "queued") ? 1_000 : 10_000) }),
   );
   type Row = NonNullable<typeof list.data>["items"][number];
   const columns: Column<Row>[] = [
     {
       key: "pick",
-      header: <span className="sr-only">Overlay</span>,
-      cell: (r) => <input type="checkbox" className="h-4 w-4 accent-[var(--lg-accent)]" checked={picked.includes(r.id)} onChange={() => toggle(r.id)} aria-label={`Overlay ${r.name ?? r.id}`} />,
+      header: <span className="sr-only">Compare</span>,
+      cell: (r) => <input type="checkbox" className="h-4 w-4 accent-[var(--lg-accent)]" checked={picked.includes(r.id)} onChange={() => toggle(r.id)} aria-label={`Compare ${r.name ?? r.id}`} />,
     },
     {
-      key: "run",
+      key: "name",
       header: "Run",
+      sortable: true,
       cell: (r) => (
         <div className="min-w-0">
           <Link href={`/training/${r.id}`} className={r.name ? "text-sm font-medium text-ink hover:text-accent" : "font-mono text-xs font-medium text-ink hover:text-accent"}>
@@ -67,11 +87,25 @@ export function RunsList() {
         </span>
       ),
     },
-    { key: "status", header: "Status", cell: (r) => <RunStatusBadge status={r.status} reason={r.statusReason} /> },
-    { key: "progress", header: "Progress", cell: (r) => <RunProgress done={r.updatesDone} total={r.updatesTotal} etaSeconds={r.health.etaSeconds} status={r.status} /> },
+    { key: "agent", header: "Agent", cell: (r) => <span className="text-ink-2 [overflow-wrap:anywhere]">{r.agent}</span> },
+    {
+      key: "status",
+      header: "Status",
+      cell: (r) => (
+        <div className="flex min-w-36 flex-col items-start gap-0.5">
+          <RunStatusBadge status={r.status} reason={r.statusReason} />
+          <RunStatusLine run={r} />
+        </div>
+      ),
+    },
+    { key: "updates", header: "Updates done / planned", sortable: true, cell: (r) => <RunProgress done={r.updatesDone} total={r.updatesTotal} eta={r.health.eta} status={r.status} /> },
+    { key: "latest_reward", header: "Latest validation", sortable: true, align: "right", cell: (r) => reward(r.latestValidation) },
+    { key: "best_reward", header: "Best validation", sortable: true, align: "right", cell: (r) => reward(r.bestValidation) },
+    { key: "retry_debt", header: "Retry debt", sortable: true, align: "right", cell: (r) => <RetryDebt debt={r.retryDebt} budget={r.retryBudget} /> },
+    { key: "duration", header: "Duration", sortable: true, align: "right", cell: (r) => <span className="whitespace-nowrap text-ink-2">{duration(r.runtimeSeconds)}</span> },
     { key: "health", header: "Active / useful progress", cell: (r) => <HealthBadges health={r.health} /> },
     { key: "candidates", header: "Candidates", align: "right", cell: (r) => <span className="tabular-nums">{r.candidates}</span> },
-    { key: "when", header: "Started", cell: (r) => <span className="text-ink-3" title={r.createdAt.toISOString()}>{relativeTime(r.createdAt)}</span> },
+    { key: "created", header: "Started", sortable: true, cell: (r) => <span className="whitespace-nowrap text-ink-2" title={r.createdAt.toISOString()}>{relativeTime(r.createdAt)}</span> },
   ];
   return (
     <div>
@@ -98,11 +132,11 @@ export function RunsList() {
         )}
         {picked.length > 0 && (
           <Link href={`/training/compare?runs=${picked.join(",")}`} className="rounded-md border border-line bg-panel px-3 py-1.5 text-sm font-medium text-ink hover:bg-panel-2" data-testid="compare-picked">
-            Overlay {picked.length} run{picked.length === 1 ? "" : "s"}
+            Compare {picked.length} run{picked.length === 1 ? "" : "s"}
           </Link>
         )}
       </div>
-      <DataTable testId="runs-table" rows={list.data?.items ?? []} columns={columns} rowKey={(r) => r.id} loading={list.isLoading} empty="No training runs yet. Start one, or run `npm start` in demo mode for a live continual PPO run." />
+      <DataTable testId="runs-table" label="Training runs" sort={{ by: sort, order: dir }} onSort={onSort} rows={list.data?.items ?? []} columns={columns} rowKey={(r) => r.id} loading={list.isLoading} empty="No training runs yet. Start one, or run `npm start` in demo mode for a live continual PPO run." />
       {list.data && list.data.total > LIMIT && <Pager offset={offset} limit={LIMIT} total={list.data.total} onChange={(o) => url.set({ offset: o || null })} />}
     </div>
   );

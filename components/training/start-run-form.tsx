@@ -3,12 +3,14 @@
 // Start a training run: pick a family, and its options form is generated from that family's defaults
 // (numbers, switches, text; nested settings as JSON) and checked against the family's own zod schema as you
 // type, each problem shown at its field. Then the exact parent (or the untrained policy), the training
-// snapshot when the family reads one, the seed and the length. Disabled, with the reason, without training:run.
+// snapshot when the family reads one, the seed and the length; the run's name, tags and agent (the built-in support
+// desk unless named). Disabled, with the reason, without training:run for the agent.
 import { useMemo, useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/react";
-import { useCan } from "@/components/auth/me-provider";
+import { useCan, useCanForSomeAgent } from "@/components/auth/me-provider";
+import { ScopeNeeded } from "@/components/auth/not-allowed";
 import { Card } from "@/components/ui/card";
 import { Alert, Button, Field, Select, TextInput } from "@/components/ui/form";
 import { useDebounced } from "@/components/ui/use-debounced";
@@ -47,7 +49,11 @@ function buildConfig(defaults: Record<string, unknown>, values: Record<string, F
 export function StartRunForm() {
   const trpc = useTRPC();
   const router = useRouter();
-  const canRun = useCan("training:run");
+  const [agent, setAgent] = useState("support-desk");
+  const [name, setName] = useState("");
+  const [tags, setTags] = useState("");
+  const canRunAnywhere = useCanForSomeAgent("training:run");
+  const canRun = useCan("training:run", agent.trim());
   const families = useQuery(trpc.learning.listFamilies.queryOptions());
   const snapshots = useQuery(trpc.datasets.listSnapshots.queryOptions({}));
   const [family, setFamily] = useState("ppo");
@@ -78,6 +84,9 @@ export function StartRunForm() {
     e.preventDefault();
     const run = await start
       .mutateAsync({
+        agent: agent.trim(),
+        name: name.trim() || null,
+        tags: tags.split(",").map((t) => t.trim()).filter(Boolean),
         family: family as "ppo",
         config: built.config,
         seed,
@@ -95,15 +104,26 @@ export function StartRunForm() {
   const blocked = !canRun || !!built.bad || problems.length > 0 || start.isPending;
   return (
     <Card title="Run settings" description="Every learning family, its options checked against the family's own schema.">
-      {!canRun && (
+      {!canRunAnywhere && (
         <div className="mb-3">
           <Alert tone="warn" testId="start-disabled">
-            Starting a run needs the training:run scope (the trainer or admin role). You can look at every run.
+            <ScopeNeeded subject="Starting a run" scope="training:run" />
           </Alert>
         </div>
       )}
       <form onSubmit={submit} aria-label="Start a training run" className="space-y-4">
-        <fieldset disabled={!canRun} className="space-y-4">
+        <fieldset disabled={!canRunAnywhere} className="space-y-4">
+          <div className="grid gap-3 md:grid-cols-3">
+            <Field label="Name" htmlFor="run-name" hint="Optional; the id is shown without one.">
+              <TextInput id="run-name" value={name} maxLength={120} onChange={(e) => setName(e.target.value)} placeholder="e.g. ppo baseline" />
+            </Field>
+            <Field label="Tags (comma-separated)" htmlFor="run-tags" hint="Filter the runs list by any of them.">
+              <TextInput id="run-tags" value={tags} onChange={(e) => setTags(e.target.value)} placeholder="baseline, lr-0.05" />
+            </Field>
+            <Field label="Agent" htmlFor="run-agent" hint="Whose candidates the run publishes; the built-in support desk by default." error={canRunAnywhere && !canRun ? <ScopeNeeded subject={`Starting a run for ${agent.trim() || "this agent"}`} scope="training:run" /> : undefined}>
+              <TextInput id="run-agent" required value={agent} maxLength={128} onChange={(e) => setAgent(e.target.value)} />
+            </Field>
+          </div>
           <div className="grid gap-3 md:grid-cols-3">
             <Field label="Family" htmlFor="run-family" hint={info?.description}>
               <Select id="run-family" value={family} onChange={(e) => setFamily(e.target.value)}>
@@ -187,7 +207,7 @@ export function StartRunForm() {
           </div>
         </fieldset>
         {start.error && <Alert tone="fail">{start.error.message}</Alert>}
-        <Button type="submit" disabled={blocked} title={!canRun ? "needs the training:run scope" : problems.length ? "fix the options first" : undefined}>
+        <Button type="submit" disabled={blocked} title={problems.length ? "fix the options first" : undefined}>
           {start.isPending ? "Starting…" : "Start run"}
         </Button>
       </form>

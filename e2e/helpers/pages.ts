@@ -28,6 +28,16 @@ export const EXTRA_PATHS = ["/evaluations/new?kind=ab", "/candidates?agent=suppo
 type Sampler = (database: Database) => Promise<(string | string[])[]>;
 const firstIds = async (rows: Promise<{ id: string }[]>) => (await rows).map((r) => r.id);
 
+const firstAgent = async (database: Database) => (await database.db.candidate.findMany({ distinct: ["agent"], orderBy: { agent: "asc" }, take: 1, select: { agent: true } })).map((r) => r.agent);
+
+/** Two versions of the first agent side by side (the compare page's query names them), when it has two. */
+async function comparePaths(database: Database): Promise<string[]> {
+  const [agent] = await firstAgent(database);
+  if (!agent) return [];
+  const two = await database.db.candidate.findMany({ where: { agent }, orderBy: [{ createdAt: "desc" }, { id: "asc" }], take: 2, select: { id: true } });
+  return two.length === 2 ? [`/agents/${encodeURIComponent(agent)}/compare?a=${encodeURIComponent(two[1]!.id)}&b=${encodeURIComponent(two[0]!.id)}`] : [];
+}
+
 /** For each dynamic route, the ids to open (a few where the page differs a lot between records). */
 export const SAMPLES: Record<string, Sampler> = {
   "/candidates/[id]": async (database) => {
@@ -37,9 +47,28 @@ export const SAMPLES: Record<string, Sampler> = {
     const wanted = rows.filter((r) => ["reference A", "reference D"].includes(candidateLabel({ agent: "", version: 1, resourcesId: r.resourcesId }).label ?? ""));
     return (wanted.length ? wanted : rows.slice(0, 1)).map((r) => r.id);
   },
+  "/agents/[agent]": firstAgent,
+  // Without ?a=&b= the compare page is its picker; COMPARE_PATH below opens a comparison.
+  "/agents/[agent]/compare": firstAgent,
+  // A case the candidate failed (a regressed protected case of reference C when seeded), from the newest stage 3s.
+  "/candidates/[id]/cases/[caseId]": async (database) => {
+    const links = await database.db.receiptLink.findMany({ where: { kind: "stage3" }, orderBy: { sealedAt: "desc" }, take: 20, select: { candidateId: true, content: true } });
+    const { caseRollouts } = await import("@/server/receipts/case-rollouts");
+    for (const l of links) {
+      const cases = (JSON.parse(l.content) as { lockedGate?: { candidate: { cases: { caseId: string; passed: boolean }[] } } }).lockedGate?.candidate.cases ?? [];
+      const c = cases.find((x) => !x.passed) ?? cases[0];
+      if (c && (await caseRollouts(database, l.candidateId, c.caseId).then(() => true, () => false))) return [[l.candidateId, c.caseId]];
+    }
+    return [];
+  },
   "/training/[runId]": (database) => firstIds(database.db.trainingRun.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
   "/datasets/[id]": (database) => firstIds(database.db.datasetSnapshot.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
   "/evaluations/[id]": (database) => firstIds(database.db.evaluationJob.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
+  // The newest Agent Lightning training in the store (the sweep's beforeAll writes one when there is none).
+  "/training/external/[resourcesId]": async (database) => {
+    const { listExternalTrainings } = await import("@/server/training/external");
+    return (await listExternalTrainings(database, { offset: 0, limit: 1 })).items.map((t) => t.resourcesId);
+  },
   "/training/sweeps/[id]": (database) => firstIds(database.db.trainingSweep.findMany({ orderBy: { createdAt: "desc" }, take: 1, select: { id: true } })),
   // A registry record (the reference's evaluator) and a published exam when there is one: their pages differ.
   "/registries/[kind]/[name]": async (database) => {
@@ -69,5 +98,5 @@ export async function dashboardPaths(database: Database): Promise<string[]> {
       paths.push(dynamic.reduce((path, m, i) => path.replace(m[0], encodeURIComponent(values[i]!)), route));
     }
   }
-  return [...paths, ...EXTRA_PATHS];
+  return [...paths, ...EXTRA_PATHS, ...(await comparePaths(database))];
 }

@@ -1,12 +1,14 @@
 // Whether the approval button may be pressed, and the reason when not. Shared by the server (which refuses
 // exactly these cases again, inside the transaction) and the UI (which only shows what the server decides).
 // The reason names the first real blocker, in this order: checks that do not pass (failed, unavailable,
-// stale), a decision already taken on the step, the viewer's scope, separation of duties, no passkey.
+// stale), a promotion the machine has closed (rolled back, aborted, promoted), a decision already taken on the step, the viewer's scope, separation of duties, no passkey.
+import { needsScope } from "@/lib/auth/not-allowed";
 import { grantsAllow, type RoleGrant, type Scope } from "@/lib/auth/scopes";
 import type { OpenCheck } from "@/lib/candidates/status";
 
 export type ApprovalStepName = "canary" | "default";
 export const STEP_SCOPES: Record<ApprovalStepName, Scope> = { canary: "approval:canary", default: "approval:default" };
+const STEP_ACTIONS: Record<ApprovalStepName, string> = { canary: "Approving the bounded canary step", default: "Approving the approved-default step" };
 export const STEP_LABELS: Record<ApprovalStepName, string> = { canary: "bounded canary", default: "approved default" };
 /** The pointer each step moves. */
 export const STEP_POINTERS: Record<ApprovalStepName, "canary" | "approved_default"> = { canary: "canary", default: "approved_default" };
@@ -29,12 +31,14 @@ export type ApprovalSituation = {
   pointer?: string | null;
   /** The decision already taken on this step of this receipt, with who took it and when. */
   decided: StepDecision | null;
+  /** The promotion machine's state when no step is open in it (rolled back, promoted, superseded, aborted): its sentence says what comes next. */
+  closed?: { state: string; next: string } | null;
 };
 
 /** People sign with a passkey (and need one registered); release bots sign with their registered key. */
 export type Viewer = { id: string; grants: readonly RoleGrant[]; kind: "user" | "service"; hasPasskey: boolean } | null;
 
-export type BlockerCode = "signed-out" | "checks" | "decided" | "verdict" | "pointer" | "scope" | "duties" | "passkey";
+export type BlockerCode = "signed-out" | "checks" | "state" | "decided" | "verdict" | "pointer" | "scope" | "duties" | "passkey";
 export type Availability =
   | { enabled: true; step: ApprovalStepName; scope: Scope }
   | { enabled: false; step: ApprovalStepName; scope: Scope; code: BlockerCode; reason: string };
@@ -75,10 +79,12 @@ export function approvalAvailability(s: ApprovalSituation, viewer: Viewer): Avai
   // A rejection fails check 7 itself: the rejection, not "check 7 failed", is then what blocks.
   const checks = checksReason(s.decided?.decision === "reject" ? { ...s, open: s.open.filter((c) => c.check !== 7) } : s);
   if (checks) return no("checks", checks);
+  // After a rollback (or an abort, or once promoted) the decision taken on this receipt is history: the machine says why nothing is open.
+  if (s.closed) return no("state", s.closed.next);
   if (s.decided) return no("decided", `the ${STEP_LABELS[step]} step of this receipt was ${s.decided.decision === "approve" ? "approved" : "rejected"} by ${s.decided.by} at ${s.decided.at}`);
   if (s.verdict !== "READY FOR APPROVAL") return no("verdict", `the verdict is ${s.verdict}; only READY FOR APPROVAL can be approved`);
   if (s.pointer) return no("pointer", s.pointer);
-  if (!grantsAllow(viewer.grants, scope, s.agent)) return no("scope", `your roles do not hold "${scope}" for ${s.agent}`);
+  if (!grantsAllow(viewer.grants, scope, s.agent)) return no("scope", needsScope(STEP_ACTIONS[step], scope, s.agent));
   if (step === "default" && s.canaryApprovers?.includes(viewer.id)) return no("duties", "you approved the canary step of this cycle: another person must approve the default step");
   if (s.excluded.includes(viewer.id)) return no("duties", "you started this candidate's training (or own its key): separation of duties forbids approving it");
   if (viewer.kind === "user" && !viewer.hasPasskey) return no("passkey", "you have no passkey to sign with: register one under Settings → Security");

@@ -90,6 +90,14 @@ export function grantsAllow(grants: readonly RoleGrant[], scope: Scope, agent?: 
   return scopesFor(grants, agent).has(scope);
 }
 
+/**
+ * Whether `grants` allow `scope` for at least one agent — instance-wide, or through a role held for one agent.
+ * What a page asks before offering a form that names its agent (the server checks the agent named).
+ */
+export function grantsAllowSomeAgent(grants: readonly RoleGrant[], scope: Scope): boolean {
+  return grantsAllow(grants, scope) || grants.some((g) => g.agent !== null && grantsAllow(grants, scope, g.agent));
+}
+
 export function scopesOf(roles: readonly Role[]): Set<Scope> {
   return new Set(roles.flatMap((r) => ROLE_SCOPES[r]));
 }

@@ -1,11 +1,17 @@
-// The dashboard's one date format: ISO-like UTC ("2026-03-02 17:00:05 UTC"), with the relative time
-// ("3 h ago", "in 2 d") offered on hover. Server sentences that name a time use the same format.
+// Dates: pages show each time in the viewer's locale and zone (`localTimestamp`, via components/ui/time.tsx);
+// sentences the server writes, receipts and hover texts use one unambiguous form, ISO-like UTC
+// ("2026-03-02 17:00:05 UTC"); the relative time ("3 h ago", "in 2 d") is offered on hover.
 
 export function timestamp(at: number | Date | string | null | undefined): string {
   if (at === null || at === undefined) return "—";
   const d = at instanceof Date ? at : typeof at === "string" ? new Date(at) : new Date(at * 1000);
   if (Number.isNaN(d.getTime())) return "—";
   return d.toISOString().replace("T", " ").slice(0, 19) + " UTC";
+}
+
+/** The viewer's own date and time format with their zone's name ("5 Dec 2026, 18:05:33 CET"); `locale`/`timeZone` for tests. */
+export function localTimestamp(d: Date, locale?: string, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "long", timeZone }).format(d);
 }
 
 /** "3 s ago", "5 min ago", "2 h ago", "4 d ago", "in 3 d" — from epoch seconds, a Date or an ISO string. */

@@ -9,7 +9,8 @@ export type DiffEntry = { path: string; change: DiffChange; before?: string; aft
 export type JsonDiff = { entries: DiffEntry[]; unchanged: number };
 
 /** `text` is compared, `shown` is what the diff shows: the text with credentials inside strings masked. */
-type Leaf = { text: string; shown: string; secret: boolean };
+export type JsonLeaf = { text: string; shown: string; secret: boolean };
+type Leaf = JsonLeaf;
 
 /** Stable text for a leaf: object keys sorted, so key order never shows up as a change. */
 function stable(value: unknown): string {
@@ -39,13 +40,22 @@ function flatten(value: unknown, path: string, secret: boolean, out: Map<string,
   else for (const [k, v] of Object.entries(value)) flatten(v, join(path, k), hidesSecret(k, v), out);
 }
 
+/**
+ * Every leaf of a JSON document by its path (`ppo.learningRate`, `layers[0]`, `(root)` for a bare value), with
+ * the stable text it compares by; empty objects and arrays are leaves. Keys go into a Map, so no name of the
+ * document can reach a prototype.
+ */
+export function flattenLeaves(value: unknown): Map<string, JsonLeaf> {
+  const out = new Map<string, Leaf>();
+  flatten(value, "", false, out);
+  return out;
+}
+
 const show = (leaf: Leaf) => leaf.shown;
 
 export function diffJson(before: unknown, after: unknown): JsonDiff {
-  const a = new Map<string, Leaf>();
-  const b = new Map<string, Leaf>();
-  flatten(before, "", false, a);
-  flatten(after, "", false, b);
+  const a = flattenLeaves(before);
+  const b = flattenLeaves(after);
   const entries: DiffEntry[] = [];
   let unchanged = 0;
   for (const path of [...new Set([...a.keys(), ...b.keys()])].sort()) {

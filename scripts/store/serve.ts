@@ -1,6 +1,6 @@
 // `npm run store:serve -- --port 4747 [--host 127.0.0.1]`: the store API (/v1/agl, /v1/traces) alone, in a
 // plain node:http server around the same handler Next.js serves, with the watchdog timer. Point runners at
-// it for the highest throughput (see README "Store throughput"); the dashboard keeps running under
+// it for the highest throughput (see docs/benchmarks.md "Store throughput"); the dashboard keeps running under
 // `npm start` on the same DATABASE_URL. Key-less clients are let in only with
 // LIGHTGATE_ALLOW_ANONYMOUS_STORE=1 on a loopback host, as in the main server.
 import { steadyHeapGrowth } from "../../server/http/heap-growth";

@@ -251,6 +251,8 @@ async function commit(
   await movePointer(tx, {
     agent: c.agent,
     kind,
+    // The machine's decision on the facts read inside this transaction (refusalOf held it a moment ago).
+    decision: decideApproval(snap.facts, snap.step, { id: actor.id, scopes: scopesOf(actor, c.agent) }),
     to: { resourcesId: c.resourcesId, version: c.version, digest: c.digest, candidateId: c.id, receiptDigest: link.digest },
     actor,
     reason: `${actor.name} approved the ${STEP_LABELS[snap.step]} step (signed): ${reason}`,

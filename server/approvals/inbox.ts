@@ -9,6 +9,7 @@ import type { Db } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
 import type { Approval } from "@/server/gate/receipt/approval";
 import { candidateLabel } from "@/server/receipts/candidate-names";
+import type { PromotionStateName } from "@/server/promotion/state";
 import { panelOf, type ApprovalPanel } from "./panel";
 import { rollbackOptions, type RollbackOptions } from "./rollback";
 import { approvalSnapshot, viewerOf, type ApprovalSnapshot } from "./snapshot";
@@ -42,9 +43,10 @@ export type RecentDecision = {
   linkDigest: string | null;
 };
 
-/** Waiting for a decision: nothing decided yet on the open step, and only approval (or a re-run of stale evidence) stands in the way. */
-const awaiting = (snap: ApprovalSnapshot) =>
-  snap.target !== null && snap.situation.decided === null && (snap.report.verdict === "READY FOR APPROVAL" || candidateStatus(snap.report.verdict, snap.situation.open) === "STALE");
+/** The promotion machine's states that wait on a person: a step ready for approval, or stale evidence waiting on a re-run. */
+const WAITING = new Set<PromotionStateName>(["ready-for-canary", "ready-for-default", "stale"]);
+/** Waiting for a decision, as the promotion machine reads the candidate, with nothing decided yet on the open step. */
+const awaiting = (snap: ApprovalSnapshot) => snap.target !== null && snap.situation.decided === null && WAITING.has(snap.promotion.name);
 
 const loadSnapshot = (db: Db, source: ReceiptSource, id: string, now: Date) =>
   approvalSnapshot(db, source, id, now).catch((e) => {
@@ -79,7 +81,7 @@ export async function listApprovals(db: Db, source: ReceiptSource, actor: Actor 
   for (const snap of snaps.filter(awaiting)) {
     const panel = panelOf(snap, actor, viewer);
     const a = panel.availability;
-    if (panel.status === "STALE") waitingOnRerun.push(panel);
+    if (snap.promotion.name === "stale") waitingOnRerun.push(panel);
     else if (a.enabled || a.code === "passkey") needsYou.push(panel);
     else awaitingOthers.push(panel);
   }
@@ -132,7 +134,7 @@ export async function listApprovals(db: Db, source: ReceiptSource, actor: Actor 
         label: candidateLabel({ agent: p.agent, resourcesId: p.resourcesId, version: p.version }).label,
         since: p.movedAt,
         by: nameOf(movers, p.movedById),
-        status: snap ? candidateStatus(snap.report.verdict, snap.situation.open) : null,
+        status: snap ? candidateStatus(snap.report.verdict, snap.situation.open, snap.promotion) : null,
         sentence: snap?.report.sentence ?? "Not a candidate with a receipt (a rollback target).",
       };
     });

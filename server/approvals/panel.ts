@@ -49,7 +49,7 @@ export type ApprovalPanel = {
 };
 
 function nextStep(snap: ApprovalSnapshot): string | null {
-  if (snap.promotion.name === "rolled-back" || snap.promotion.name === "superseded") return snap.promotion.next;
+  if (snap.promotion.name === "rolled-back" || snap.promotion.name === "superseded" || snap.promotion.name === "canary-aborted") return snap.promotion.next;
   if (snap.situation.decided?.decision !== "approve" || snap.situation.open.length) return null;
   const b = snap.receipt.stage1.expectedEvidence.canaryBoundary;
   if (snap.step === "canary") {

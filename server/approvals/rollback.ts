@@ -158,6 +158,7 @@ async function finish(database: Database, actor: Actor, input: FinishApprovalInp
       await movePointer(tx, {
         agent: data.agent,
         kind: data.pointer.kind,
+        decision: guard,
         to: { resourcesId: target.ref.resourceId, version: target.ref.version, digest: target.ref.digest, candidateId: target.candidateId, receiptDigest: target.receiptDigest },
         actor,
         reason: `rollback (signed) by ${actor.name}: ${data.reason}`,

@@ -37,6 +37,9 @@ export type ApprovalSnapshot = {
   promotion: PromotionState;
 };
 
+/** Machine states in which no approval step is open, whatever the receipt's last decision says. */
+const CLOSED = new Set(["rolled-back", "canary-aborted", "promoted", "superseded"]);
+
 export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candidateId: string, now: Date): Promise<ApprovalSnapshot> {
   const state = await source.load(db, candidateId, now);
   if (!state) throw new DomainError("NOT_FOUND", `candidateId: no candidate ${candidateId}`, "candidateId");
@@ -47,7 +50,7 @@ export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candi
   const step = report.step;
   const target = approvalTarget(chain, step);
   const authority = receipt.stage1.approvers[step];
-  const decision = target ? decisionOn(receipt.approvals, step, target, authority, receipt.stage1.declaredBy, state.decisions).decision : null;
+  const decision = target ? decisionOn(receipt.approvals, step, target, authority, receipt.stage1.declaredBy, state.decisions, receipt.cycle).decision : null;
   const stale = report.freshness.stale.map((s) => ({ check: s.check, sentences: s.reasons.map((r) => r.sentence) }));
   // Separation of duties, as the source gathered it with the decisions; the default step also excludes whoever
   // approved the canary step in this promotion cycle (the gate core ignores such an approval: decisionOn).
@@ -67,7 +70,7 @@ export async function approvalSnapshot(db: Db | Tx, source: ReceiptSource, candi
     report,
     step,
     target,
-    situation: { agent: c.agent, verdict: report.verdict, verdictStep: step, open: openChecks(report), stale, excluded, canaryApprovers, decided, pointer: noop && !noop.allowed ? `${noop.reason}${step === "canary" ? ": roll the canary back to the exact parent before a new canary step" : ""}` : null },
+    situation: { agent: c.agent, verdict: report.verdict, verdictStep: step, open: openChecks(report), stale, excluded, canaryApprovers, decided, closed: CLOSED.has(promotion.name) ? { state: promotion.name, next: promotion.next } : null, pointer: noop && !noop.allowed ? `${noop.reason}${step === "canary" ? ": roll the canary back to the exact parent before a new canary step" : ""}` : null },
     candidate: { resourceId: c.resourcesId, version: c.version, digest: c.digest },
     pointerFrom: pointer && { resourceId: pointer.resourcesId, version: pointer.version, digest: pointer.digest },
     facts,

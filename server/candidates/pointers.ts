@@ -4,6 +4,8 @@
 import type { Tx, Db } from "@/server/db/client";
 import { appendAudit, type AuditActor } from "@/server/audit/audit-log";
 import { newId } from "@/server/digest";
+import { DomainError } from "@/server/errors";
+import { moveHolds, type Decision } from "@/server/promotion/guards";
 
 // `canary`: the candidate an approver admitted into its bounded canary (moves only through a signed approval).
 export const POINTER_KINDS = ["latest_candidate", "approved_default", "canary"] as const;
@@ -20,14 +22,17 @@ export async function readPointer(db: Db | Tx, agent: string, kind: PointerKind)
 
 /**
  * Moves one pointer inside an open transaction (which must hold the "audit" lock and a lock on
- * `pointer:<agent>`), recording history and audit. Returns the previous target.
+ * `pointer:<agent>`), recording history and audit, only as the promotion machine decided (`decision`, re-checked
+ * here against the pointer as it is at commit). Returns the previous target.
  */
 export async function movePointer(
   tx: Tx,
-  input: { agent: string; kind: PointerKind; to: PointerTarget; actor: AuditActor; reason: string; at?: Date },
+  input: { agent: string; kind: PointerKind; decision: Decision; to: PointerTarget; actor: AuditActor; reason: string; at?: Date },
 ): Promise<PointerRecord | null> {
   const at = input.at ?? new Date();
   const before = await readPointer(tx, input.agent, input.kind);
+  const refused = moveHolds(input.decision, { pointer: input.kind, from: before?.digest ?? null, to: input.to.digest, toCandidateId: input.to.candidateId });
+  if (refused) throw new DomainError("CONFLICT", `pointer: ${refused}`, "pointer");
   const data = { ...input.to, movedById: input.actor.id, movedAt: at };
   await tx.pointer.upsert({
     where: { agent_kind: { agent: input.agent, kind: input.kind } },

@@ -5,7 +5,8 @@ import { canonicalJson, newId } from "@/server/digest";
 import type { Database, Tx } from "@/server/db/client";
 import { AUDIT_LOCK, type AuditActor } from "@/server/audit/audit-log";
 import { DomainError } from "@/server/errors";
-import { movePointer, pointerLock } from "./pointers";
+import { decideLatestCandidate } from "@/server/promotion/guards";
+import { movePointer, pointerLock, readPointer } from "./pointers";
 
 export type RegisterCandidateInput = {
   agent: string;
@@ -60,9 +61,11 @@ export async function registerCandidateIn(tx: Tx, input: RegisterCandidateInput)
       createdById: input.actor.id,
     },
   });
+  const latest = await readPointer(tx, input.agent, "latest_candidate");
   await movePointer(tx, {
     agent: input.agent,
     kind: "latest_candidate",
+    decision: decideLatestCandidate(latest?.digest ?? null, input.resource.digest, candidate.id),
     to: { ...input.resource, candidateId: candidate.id, receiptDigest: null },
     actor: input.actor,
     reason: `${stage1.algorithm.name} wrote ${input.resource.resourcesId} v${input.resource.version}`,

@@ -46,13 +46,25 @@ export function deskGateCases(distribution: TaskDistribution, kind: GateDatasetK
   return cases;
 }
 
-export type DeskDatasetsInput = { agent: string; distribution: string; heldOutCases?: number; canaryCases?: number; actor: AuditActor };
+export type DeskDatasetsInput = {
+  agent: string;
+  distribution: string;
+  heldOutCases?: number;
+  canaryCases?: number;
+  actor: AuditActor;
+  /** Leave a kind alone when the newest dataset of its name is someone else's (an owner's exam stays in force). */
+  yieldToOthers?: boolean;
+};
 
 /** Publishes (or finds, same content) the desk's held-out and canary datasets for an agent. */
 export async function publishDeskGateDatasets(database: Database, input: DeskDatasetsInput): Promise<Record<GateDatasetKind, PublishedDataset>> {
   const distribution = findDistribution(input.distribution);
   // Through the gate API's own publishing (content-addressed, audited), as a policy owner would.
   const publish = async (kind: GateDatasetKind, count: number): Promise<PublishedDataset> => {
+    if (input.yieldToOthers) {
+      const newest = await database.db.gateDataset.findFirst({ where: { name: gateDatasetName(input.agent, kind), kind }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+      if (newest && newest.createdById !== input.actor.id) return { datasetId: newest.id, digest: newest.digest as DatasetRecord["digest"], caseCount: newest.caseCount, created: false };
+    }
     const { dataset, created } = await publishDataset(database, input.actor, { name: gateDatasetName(input.agent, kind), kind, cases: deskGateCases(distribution, kind, count) });
     return { datasetId: dataset.id, digest: dataset.digest, caseCount: dataset.caseCount, created };
   };

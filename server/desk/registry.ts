@@ -2,7 +2,7 @@
 // runner-scored evaluator, a tool contract per desk tool (its side effects and whether it is destructive,
 // which is what the gate's canary boundary judges spans by), the task distribution with its digest, the
 // protected families, the model server (runners price nothing: zero per token) and the retry policy.
-// Idempotent: an entry whose current body is already this one is not published again.
+// Idempotent, and yields to the owner: see publishDeskRegistry.
 import type { AuditActor } from "@/server/audit/audit-log";
 import type { Database } from "@/server/db/client";
 import { digestOf } from "@/server/digest";
@@ -31,17 +31,25 @@ export function deskRegistryEntries(agent: string, distribution: string): Omit<P
   ];
 }
 
-/** Publishes what is missing or changed; returns how many entries it published. */
+/**
+ * Publishes what is missing, or changed since the actor's own last publication; returns how many entries it
+ * published. Whatever someone else published since (a person's new evaluator version, tool contract,
+ * boundary…) is left in force, and a fixed version already taken — current or superseded — is never published
+ * again (versions are immutable), so a restart of the demo never fails on, or overwrites, an owner's work.
+ */
 export async function publishDeskRegistry(database: Database, input: { agent: string; distribution: string; actor: AuditActor }): Promise<number> {
   const current = new Map((await currentEntries(database.db, input.agent)).filter((e) => e.agent === input.agent).map((e) => [`${e.kind}\u0000${e.name}`, e]));
   let published = 0;
   for (const e of deskRegistryEntries(input.agent, input.distribution)) {
     const held = current.get(`${e.kind}\u0000${e.name}`);
+    if (held && held.createdById !== input.actor.id) continue;
     if (held && held.digest === digestOf(e.body) && (e.version === undefined || held.version === e.version)) continue;
-    // A fixed version that is taken with another body is left alone: published versions are immutable.
-    if (held && e.version !== undefined && held.version === e.version) continue;
+    if (e.version !== undefined && (await versionTaken(database, { ...e, version: e.version }))) continue;
     await publishRegistryEntry(database, { ...e, actor: input.actor });
     published++;
   }
   return published;
 }
+
+const versionTaken = async (database: Database, e: { kind: string; name: string; agent: string; version: string }) =>
+  (await database.db.registryEntry.count({ where: { kind: e.kind, name: e.name, agent: e.agent, version: e.version } })) > 0;

@@ -6,11 +6,13 @@ import { approversInCycle, promotionState, saidSentence, type PromotionStateName
 
 export const STEP_POINTER: Record<Step, PointerName> = { canary: "canary", default: "approved_default" };
 export const STEP_SCOPE: Record<Step, string> = { canary: "approval:canary", default: "approval:default" };
-const POINTER_LABEL: Record<PointerName, string> = { canary: "canary", approved_default: "approved default" };
+const POINTER_LABEL: Record<MovablePointer, string> = { canary: "canary", approved_default: "approved default", latest_candidate: "latest candidate" };
 
 export type Actor = { id: string; scopes: readonly string[] };
+/** Every pointer row a move may write: the promotion's two, and the latest candidate a registration advances. */
+export type MovablePointer = PointerName | "latest_candidate";
 /** `fromCandidateId`/`toCandidateId`: the candidate records, when known (identical bytes may belong to two candidates). */
-export type PointerMove = { pointer: PointerName; from: string | null; to: string; fromCandidateId?: string | null; toCandidateId?: string | null };
+export type PointerMove = { pointer: MovablePointer; from: string | null; to: string; fromCandidateId?: string | null; toCandidateId?: string | null };
 export type RefusalCode = "state" | "checks" | "scope" | "duties" | "decided" | "pointer";
 export type Decision =
   | { allowed: true; move: PointerMove | null; next: PromotionStateName; sentence: string }
@@ -108,4 +110,30 @@ export function decideRollback(r: RollbackFacts, target: string, actor: Actor): 
 /** The rollback select: only the candidates the guard allows (never a roll-forward). */
 export function rollbackTargets<T extends RollbackCandidate>(r: RollbackFacts, candidates: readonly T[], actor: Actor): T[] {
   return candidates.filter((c) => decideRollback(r, c.digest, { ...actor, scopes: [...actor.scopes, "rollback:execute"] }).allowed);
+}
+
+/** A registration advances the latest candidate (never the approved default: another row, another path). */
+export function decideLatestCandidate(current: string | null, to: string, toCandidateId: string): Decision {
+  const move: PointerMove = { pointer: "latest_candidate", from: current, to, toCandidateId };
+  return { allowed: true, move, next: "declared", sentence: `latest candidate: ${current ?? "nothing"} → ${to}` };
+}
+
+/** The lineage root (the version in production before any receipt) becomes the approved default only while there is none. */
+export function decideRootDefault(current: string | null, to: string): Decision {
+  if (current !== null) return no("pointer", "the agent already has an approved default; only a passing receipt moves it");
+  return { allowed: true, move: { pointer: "approved_default", from: null, to }, next: "promoted", sentence: `approved default: nothing → ${to} (lineage root)` };
+}
+
+/**
+ * The pointer writer's last check, at commit: a move happens only as the machine decided it — allowed, on this
+ * pointer, from the value the pointer holds now (read under its lock), to this target. Null when it holds.
+ */
+export function moveHolds(decision: Decision, actual: { pointer: MovablePointer; from: string | null; to: string; toCandidateId: string | null }): string | null {
+  if (!decision.allowed) return `the promotion machine refused this move: ${decision.reason}`;
+  const m = decision.move;
+  if (!m) return "the promotion machine decided that nothing moves";
+  if (m.pointer !== actual.pointer) return `the decision moves the ${POINTER_LABEL[m.pointer]}, not the ${POINTER_LABEL[actual.pointer]}`;
+  if (m.from !== actual.from) return `the ${POINTER_LABEL[m.pointer]} moved since the decision (it names ${actual.from ?? "nothing"}, the decision started from ${m.from ?? "nothing"})`;
+  if (m.to !== actual.to || (m.toCandidateId != null && actual.toCandidateId != null && m.toCandidateId !== actual.toCandidateId)) return `the decision moves to ${m.to}, not ${actual.to}`;
+  return null;
 }

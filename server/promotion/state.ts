@@ -1,6 +1,7 @@
 // A candidate's promotion state, named, derived from plain facts (facts.ts). The pages show it; the guards
 // (guards.ts) start from it. Precedence matters: a rolled-back candidate reads ROLLED BACK, never its former step.
 import { staleSaid } from "@/lib/candidates/status";
+import { timestamp } from "@/lib/format/time";
 import type { CheckSaid, PromotionEvent, PromotionFacts, Step } from "./facts";
 
 export const PROMOTION_STATES = [
@@ -86,7 +87,7 @@ export function promotionState(f: PromotionFacts): PromotionState {
   if (f.gateRunning) return state("gating", null, number, "The gate is running: the verdict follows when its rollouts are judged.");
   const rolledBackPointer = last?.kind === "rollback" ? (last.pointer === "canary" ? f.pointers.canary : f.pointers.approvedDefault) : digest;
   if (last?.kind === "rollback" && rolledBackPointer !== digest) {
-    return state("rolled-back", null, number, `The ${last.pointer.replace("_", " ")} was rolled back from this candidate at ${last.at}; re-run the gate to promote it again.`);
+    return state("rolled-back", null, number, `The ${last.pointer.replace("_", " ")} was rolled back from this candidate at ${timestamp(last.at)}; re-run the gate to promote it again.`);
   }
   const namesThis = (d: string | null, id: string | null | undefined) => d === digest && (id == null || id === f.candidate.id);
   if (namesThis(f.pointers.approvedDefault, f.pointers.approvedDefaultCandidateId)) return state("promoted", null, number, "The approved default names this candidate.");

@@ -23,7 +23,10 @@ import { freshUntil, type FreshUntil } from "./fresh-until";
 import { lockedGateServing, type LockedGateServing } from "./gate-serving";
 import { gateReport, type CandidateRow, type StoredGateReport } from "./report";
 import { promotionFacts, type PromotionInput } from "./promotion-facts";
-import { promotionState, type PromotionStateName } from "@/server/promotion/state";
+import type { PromotionFacts } from "@/server/promotion/facts";
+import { promotionState, type PromotionState, type PromotionStateName } from "@/server/promotion/state";
+import type { Timeline } from "@/server/promotion/timeline";
+import { promotionTimeline } from "./promotion-timeline";
 
 const promotionInput = (s: StoredGateReport): PromotionInput => ({
   candidate: { id: s.candidate.id, agent: s.candidate.agent, digest: s.candidate.digest, resourcesId: s.candidate.resourcesId, parent: { digest: s.candidate.parentDigest } },
@@ -53,6 +56,8 @@ export type CandidateSummary = {
   /** The verdict as people read it: STALE when only stale evidence stands in the way (lib/candidates/status). */
   status: CandidateStatus | null;
   sentence: string;
+  /** The promotion machine's state (server/promotion): what the list, the inbox and the page all read. */
+  promotion: { state: PromotionStateName; label: string; next: string } | null;
   scoreGain: number | null;
   checks: { id: number; title: string; status: CheckStatus }[];
   fresh: boolean;
@@ -77,6 +82,7 @@ export function summarize(stored: StoredGateReport): CandidateSummary {
     verdict: report?.verdict ?? null,
     status: report ? candidateStatus(report.verdict, openChecks(report)) : null,
     sentence,
+    promotion: null,
     scoreGain: report?.scoreGain ?? null,
     checks: report?.checks.map((k) => ({ id: k.id, title: k.title, status: k.status })) ?? [],
     fresh: report?.freshness.fresh ?? false,
@@ -85,10 +91,24 @@ export function summarize(stored: StoredGateReport): CandidateSummary {
   };
 }
 
+/** The summary with the promotion machine's reading of the candidate (a rolled-back candidate reads ROLLED BACK, never its former step). */
+export async function summarizeWithPromotion(database: Database, stored: StoredGateReport, now: Date): Promise<CandidateSummary & { machine: PromotionState | null; facts: PromotionFacts | null }> {
+  const summary = summarize(stored);
+  const { receipt, report } = stored;
+  if (!receipt || !report) return { ...summary, machine: null, facts: null };
+  const facts = await promotionFacts(database.db, promotionInput(stored), receipt, report, now);
+  const machine = promotionState(facts);
+  return { ...summary, status: candidateStatus(report.verdict, openChecks(report), machine), promotion: { state: machine.name, label: machine.label, next: machine.next }, machine, facts };
+}
+
 export async function listCandidates(database: Database, filter: { agent?: string; now?: Date } = {}): Promise<CandidateSummary[]> {
+  const now = filter.now ?? new Date();
   const rows = await database.db.candidate.findMany({ where: { agent: filter.agent }, orderBy: [{ createdAt: "desc" }, { id: "asc" }], select: { id: true } });
   const out: CandidateSummary[] = [];
-  for (const { id } of rows) out.push(summarize(await gateReport(database, id, filter.now)));
+  for (const { id } of rows) {
+    const { machine: _machine, facts: _facts, ...summary } = await summarizeWithPromotion(database, await gateReport(database, id, now), now);
+    out.push(summary);
+  }
   return out;
 }
 
@@ -134,6 +154,8 @@ export type CandidateDetail = {
   pointers: { latestCandidate: string | null; approvedDefault: string | null };
   /** Which gate run sealed the current stage 3 (its number among this candidate's runs) and the evaluator it judged with. */
   judgedBy: JudgedBy | null;
+  /** The promotion step by step, cycle by cycle; its current step is the machine's state (null before a judged receipt). */
+  timeline: Timeline | null;
 };
 
 export type JudgedBy = { runId: string | null; ordinal: number | null; evaluator: EvaluatorRef | null; at: string };
@@ -171,11 +193,9 @@ export async function getCandidate(database: Database, id: string, now: Date = n
   const names = await displayNames(database.db, approvals.map((a) => a.actor.id));
   // People by name: check 7's sentence names its approver by id (the gate core knows no names).
   const report = stored.report && { ...stored.report, checks: stored.report.checks.map((k) => (k.id === 7 ? { ...k, explanation: withNames(k.explanation, names) } : k)) };
-  // The promotion state machine's reading: a rolled-back candidate reads ROLLED BACK, never its former step.
-  const promotion = receipt && stored.report ? promotionState(await promotionFacts(database.db, promotionInput(stored), receipt, stored.report, now)) : null;
-  const summary = summarize(stored);
+  const { machine: promotion, facts, ...summary } = await summarizeWithPromotion(database, stored, now);
   return {
-    summary: promotion && stored.report ? { ...summary, status: candidateStatus(stored.report.verdict, openChecks(stored.report), promotion) } : summary,
+    summary,
     promotion: promotion && { state: promotion.name, label: promotion.label, step: promotion.step, cycle: promotion.cycle, next: promotion.next },
     report,
     verification: stored.verification,
@@ -201,6 +221,7 @@ export async function getCandidate(database: Database, id: string, now: Date = n
     },
     pointers: { latestCandidate: latest?.digest ?? null, approvedDefault: approved?.digest ?? null },
     judgedBy: await judgedByOf(database, c.id, receipt?.stage3),
+    timeline: facts && promotion ? await promotionTimeline(database.db, { candidate: c, chain: stored.chain, facts, state: promotion }) : null,
   };
 }
 

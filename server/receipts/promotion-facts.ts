@@ -4,6 +4,7 @@
 import type { CheckSaid, PromotionEvent, PromotionFacts } from "@/server/promotion/facts";
 import type { RollbackFacts } from "@/server/promotion/guards";
 import { canaryStageFacts } from "@/server/promotion/rerun";
+import { CANARY_GUARD } from "./gate-run/canary-stage";
 import type { Db, Tx } from "@/server/db/client";
 import type { GateReport } from "@/server/gate/gate";
 import type { SealedLink } from "@/server/gate/receipt/seal";
@@ -70,7 +71,11 @@ export async function promotionFacts(db: Db | Tx, state: PromotionInput, receipt
   const runs = await db.gateRun.findMany({ where: { candidateId: c.id, status: { in: ["queued", "running"] } }, select: { kind: true } });
   // Rollbacks away from this candidate: only after a pointer first named it (another candidate may share its digest).
   const first = await db.pointerMove.findFirst({ where: { agent: c.agent, candidateId: c.id }, orderBy: [{ at: "asc" }, { id: "asc" }], select: { at: true } });
-  const rollbacks = first ? await db.approvalDecision.findMany({ where: { agent: c.agent, action: "rollback", fromDigest: c.digest, at: { gte: first.at } }, orderBy: [{ at: "asc" }, { id: "asc" }] }) : [];
+  // The guard's abort is recorded as a rollback decision too, but it is the canary stage's own end (the chain's
+  // aborted canary-stage link says so): the candidate reads CANARY ABORTED, not ROLLED BACK.
+  const rollbacks = first
+    ? await db.approvalDecision.findMany({ where: { agent: c.agent, action: "rollback", fromDigest: c.digest, at: { gte: first.at }, actorId: { not: CANARY_GUARD.id } }, orderBy: [{ at: "asc" }, { id: "asc" }] })
+    : [];
   const history = [
     ...chainEvents(state.chain),
     ...rollbacks.map((r): PromotionEvent => ({ kind: "rollback", pointer: r.pointerKind === "canary" ? "canary" : "approved_default", at: r.at.toISOString(), by: r.actorId })),
@@ -86,7 +91,8 @@ export async function promotionFacts(db: Db | Tx, state: PromotionInput, receipt
     history,
     gate: receipt.stage3 ? { verdict: report.verdict, step: report.step, open: checksSaid(report) } : null,
     gateRunning: runs.some((r) => r.kind === "admission"),
-    canaryStage: stageRunning && !stage ? { state: "running", fresh: true, staleBecause: [] } : stage,
+    // A stage run open now is the current cycle's: it reads running even when an earlier cycle's stage sealed.
+    canaryStage: stageRunning ? { state: "running", fresh: true, staleBecause: [] } : stage,
     pointers: { canary: canary?.digest ?? null, approvedDefault: approvedDefault?.digest ?? null, canaryCandidateId: canary?.candidateId ?? null, approvedDefaultCandidateId: approvedDefault?.candidateId ?? null },
     approvedDefaults: defaults.arrivals,
     rolledBackFrom: defaults.rolledBackFrom,

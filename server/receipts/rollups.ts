@@ -73,7 +73,7 @@ async function refreshStale(database: Database, heads: readonly RolloutHead[], k
 }
 
 /** Brings the rollups of these rollouts up to date; returns how many were recomputed. */
-async function refreshRollupsOf(database: Database, heads: readonly RolloutHead[]): Promise<number> {
+export async function refreshRollupsOf(database: Database, heads: readonly RolloutHead[]): Promise<number> {
   const known = new Map<string, string>();
   for (let i = 0; i < heads.length; i += 500) {
     const ids = heads.slice(i, i + 500).map((h) => h.rolloutId);

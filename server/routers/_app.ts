@@ -6,6 +6,7 @@ import { feedbackRouter } from "./feedback/_router";
 import { learningRouter } from "./learning/_router";
 import { trainersRouter } from "./trainers/_router";
 import { sweepsRouter } from "./sweeps/_router";
+import { externalRouter } from "./external/_router";
 import { evaluationsRouter } from "./evaluations/_router";
 import { systemRouter } from "./system/_router";
 import { authRouter } from "./auth/_router";
@@ -15,6 +16,7 @@ import { botKeysRouter } from "./botKeys/_router";
 import { auditRouter } from "./audit/_router";
 import { approvalsRouter } from "./approvals/_router";
 import { candidatesRouter } from "./candidates/_router";
+import { agentsRouter } from "./agents/_router";
 import { registriesRouter } from "./registries/_router";
 import { verificationsRouter } from "./verifications/_router";
 
@@ -32,7 +34,9 @@ export const appRouter = createTRPCRouter({
   learning: learningRouter,
   trainers: trainersRouter,
   sweeps: sweepsRouter,
+  external: externalRouter,
   candidates: candidatesRouter,
+  agents: agentsRouter,
   registries: registriesRouter,
   evaluations: evaluationsRouter,
   verifications: verificationsRouter,

@@ -49,7 +49,7 @@ const RESOURCES_SORT: Record<string, string> = { resources_id: "resources_id", c
 export function* resourcesSummaries(d: SqlDialect, q: PageParams & { resources_id_contains?: string | null }): Program<PaginatedResult<ResourcesSummary>> {
   const { limit, offset } = checkPage(q);
   const pool: Cond[] = q.resources_id_contains ? [contains(d, "resources_id", q.resources_id_contains)] : [];
-  const order = orderBy(q.sort_by ?? "update_time", q.sort_order ?? "desc", RESOURCES_SORT, "latest_pos", "resources_id");
+  const order = orderBy(q.sort_by ?? "update_time", q.sort_order ?? "desc", RESOURCES_SORT, "latest_pos", "created_pos");
   const { rows, total } = yield* pageOf<{ resources_id: string; version: number; create_time: number; update_time: number; digest: string; resources: string }>(
     "store_resources",
     "resources_id, version, create_time, update_time, digest, resources",

@@ -30,8 +30,8 @@ const ROLLOUT_SORT: Record<string, string> = {
   metadata: "metadata",
 };
 
-/** Lets the dashboard's default sort (start time) read its order off the index. */
-const ROLLOUT_NOT_NULL: ReadonlySet<string> = new Set(["rollout_id", "input", "start_time", "status", "config"]);
+/** The columns that can hold NULL (query.ts orders them as the reference does). */
+const ROLLOUT_NULLABLE: ReadonlySet<string> = new Set(["end_time", "mode", "resources_id", "metadata"]);
 
 function* page<T>(table: string, columns: string, where: Cond, order: string, limit: number, offset: number): Program<{ rows: T[]; total: number }> {
   const lo = limitOffset(limit, offset);
@@ -59,7 +59,7 @@ export function rolloutWhere(d: SqlDialect, q: RolloutQuery, viewer?: StoreViewe
 /** Rollouts a viewer may not see are left out, of the page and of its total. */
 export function* queryRollouts(d: SqlDialect, q: RolloutQuery, viewer?: StoreViewer): Program<PaginatedResult<Rollout | AttemptedRollout>> {
   const { limit, offset } = checkPage(q);
-  const order = orderBy(q.sort_by, q.sort_order ?? "asc", ROLLOUT_SORT, "created_pos", "rollout_id", ROLLOUT_NOT_NULL);
+  const order = orderBy(q.sort_by, q.sort_order ?? "asc", ROLLOUT_SORT, "created_pos", "created_pos", ROLLOUT_NULLABLE);
   const { rows, total } = yield* page<RolloutRow>("store_rollouts", ROLLOUT_COLUMNS, rolloutWhere(d, q, viewer), order, limit, offset);
   return { items: yield* attachLatest(rows), limit, offset, total };
 }
@@ -75,6 +75,7 @@ const ATTEMPT_SORT: Record<string, string> = {
   last_heartbeat_time: "last_heartbeat_time",
   metadata: "metadata",
 };
+const ATTEMPT_NULLABLE: ReadonlySet<string> = new Set(["end_time", "worker_id", "last_heartbeat_time", "metadata"]);
 
 /**
  * Attempts or spans of `rolloutId` only if the viewer may see that rollout. Uncorrelated, so both databases
@@ -88,7 +89,7 @@ export function visibleRollout(viewer: StoreViewer | undefined, rolloutId: strin
 /** query_attempts, with Lightgate's `reason` on each attempt (the HTTP layer drops it). */
 export function* queryAttempts(rolloutId: string, q: PageParams, viewer?: StoreViewer): Program<PaginatedResult<AttemptRecord>> {
   const { limit, offset } = checkPage(q);
-  const order = orderBy(q.sort_by === undefined ? "sequence_id" : q.sort_by, q.sort_order ?? "asc", ATTEMPT_SORT, "sequence_id", "sequence_id");
+  const order = orderBy(q.sort_by === undefined ? "sequence_id" : q.sort_by, q.sort_order ?? "asc", ATTEMPT_SORT, "sequence_id", "sequence_id", ATTEMPT_NULLABLE);
   const only = visibleRollout(viewer, rolloutId);
   const { rows, total } = yield* page<AttemptRow>("store_attempts", ATTEMPT_COLUMNS, whereClause([exact("rollout_id", rolloutId), ...(only ? [only] : [])], []), order, limit, offset);
   return { items: rows.map(attemptRecordFromRow), limit, offset, total };
@@ -106,13 +107,15 @@ export function* latestAttempt(rolloutId: string, viewer?: StoreViewer): Program
 export type WorkerQuery = PageParams & { status_in?: WorkerStatus[] | null; worker_id_contains?: string | null; filter_logic?: FilterLogic };
 
 const WORKER_SORT: Record<string, string> = Object.fromEntries(WORKER_COLUMNS.split(", ").map((c) => [c, c]));
+const WORKER_NOT_NULL: ReadonlySet<string> = new Set(["worker_id", "status"]);
+const WORKER_NULLABLE: ReadonlySet<string> = new Set(Object.values(WORKER_SORT).filter((c) => !WORKER_NOT_NULL.has(c)));
 
 export function* queryWorkers(d: SqlDialect, q: WorkerQuery): Program<PaginatedResult<Worker>> {
   const { limit, offset } = checkPage(q);
   const pool: Cond[] = [];
   if (q.status_in) pool.push(within("status", q.status_in));
   if (q.worker_id_contains !== undefined && q.worker_id_contains !== null) pool.push(contains(d, "worker_id", q.worker_id_contains));
-  const order = orderBy(q.sort_by, q.sort_order ?? "asc", WORKER_SORT, "created_pos", "worker_id");
+  const order = orderBy(q.sort_by, q.sort_order ?? "asc", WORKER_SORT, "created_pos", "created_pos", WORKER_NULLABLE);
   const { rows, total } = yield* page<WorkerRow>("store_workers", WORKER_COLUMNS, whereClause([], pool, q.filter_logic ?? "and"), order, limit, offset);
   return { items: rows.map(workerFromRow), limit, offset, total };
 }

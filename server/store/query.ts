@@ -31,9 +31,14 @@ export function whereClause(must: Cond[], pool: Cond[], logic: FilterLogic = "an
 }
 
 /**
- * ORDER BY for a wire field name. `columns` maps every field of the target model to a column
- * (fields without a column of their own map to their JSON text). NULLs sort last ascending and first
- * descending on both dialects; `tiebreak` keeps pages stable.
+ * ORDER BY for a wire field name, in the reference's order (agentlightning's ListBasedCollection sorts with
+ * Python's stable sort on a key where a missing `*_time` is +infinity and any other missing value is "", its
+ * nullable non-time fields all being text): a NULL time sorts last ascending and first descending; any other
+ * NULL sorts as the empty string — first ascending, last descending, tied with "". `columns` maps every field
+ * of the target model to a column (fields without a column of their own map to their JSON text); `nullable`
+ * names the columns that can hold NULL. Ties keep `tiebreak` ascending in both directions, as a stable sort
+ * with reverse=True keeps insertion order. Explicit on both dialects (SQLite puts NULLs first ascending,
+ * PostgreSQL last).
  */
 export function orderBy(
   sortBy: string | null | undefined,
@@ -41,17 +46,16 @@ export function orderBy(
   columns: Record<string, string>,
   fallback: string,
   tiebreak: string,
-  notNull: ReadonlySet<string> = NONE,
+  nullable: ReadonlySet<string> = NONE,
 ): string {
   if (sortBy === null || sortBy === undefined) return ` ORDER BY ${fallback}`;
   // Own keys only: `toString`, `constructor` and the like must not reach the SQL as column names.
   const col = Object.hasOwn(columns, sortBy) ? columns[sortBy] : undefined;
   if (!col) throw new StoreInputError(`Invalid sort_by: ${sortBy}, allowed fields are: ${Object.keys(columns).join(", ")}`, "sort_by");
   const dir = order === "desc" ? "DESC" : "ASC";
-  // The NULL-placement term is left out for NOT NULL columns: it would keep the planner from reading
-  // the order off an index.
-  const nulls = notNull.has(col) ? "" : `(${col} IS NULL) ${dir}, `;
-  return ` ORDER BY ${nulls}${col} ${dir}, ${tiebreak}`;
+  // NOT NULL columns sort bare, so the planner can read the order off an index.
+  const key = !nullable.has(col) ? `${col} ${dir}` : sortBy.endsWith("_time") ? `(${col} IS NULL) ${dir}, ${col} ${dir}` : `COALESCE(${col}, '') ${dir}`;
+  return ` ORDER BY ${key}, ${tiebreak}`;
 }
 const NONE: ReadonlySet<string> = new Set();
 

@@ -116,7 +116,7 @@ export function* queryResources(d: SqlDialect, q: ResourcesQuery): Program<Pagin
   const pool: Cond[] = [];
   if (q.resources_id !== undefined && q.resources_id !== null) pool.push(exact("resources_id", q.resources_id));
   if (q.resources_id_contains !== undefined && q.resources_id_contains !== null) pool.push(contains(d, "resources_id", q.resources_id_contains));
-  const order = orderBy(q.sort_by, q.sort_order ?? "asc", SORT, "created_pos", "resources_id");
+  const order = orderBy(q.sort_by, q.sort_order ?? "asc", SORT, "created_pos", "created_pos");
   const { rows, total } = yield* pageOf<ResourcesRow>("store_resources", COLUMNS, whereClause([], pool, "and"), order, limit, offset);
   return { items: rows.map(fromRow), limit, offset, total };
 }

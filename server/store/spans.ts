@@ -241,7 +241,7 @@ const SPAN_SORT: Record<string, string> = {
   resource: "body",
 };
 
-const SPAN_NOT_NULL: ReadonlySet<string> = new Set(["rollout_id", "attempt_id", "span_id", "sequence_id", "trace_id", "name", "status_code", "body"]);
+const SPAN_NULLABLE: ReadonlySet<string> = new Set(["parent_id", "start_time", "end_time"]);
 
 /** The WHERE and ORDER BY of a span query; `null` when "latest" names a rollout without attempts. */
 export function* spanSelection(d: SqlDialect, q: SpanQuery, viewer?: StoreViewer): Program<{ where: Cond; order: string } | null> {
@@ -263,7 +263,10 @@ export function* spanSelection(d: SqlDialect, q: SpanQuery, viewer?: StoreViewer
     if (eq !== undefined && eq !== null) pool.push(exact(field, eq));
     if (sub !== undefined && sub !== null) pool.push(contains(d, field, sub));
   }
-  const order = orderBy(q.sort_by === undefined ? "sequence_id" : q.sort_by, q.sort_order ?? "asc", SPAN_SORT, "sequence_id, start_time, span_id", "start_time, span_id", SPAN_NOT_NULL);
+  const sortBy = q.sort_by === undefined ? "sequence_id" : q.sort_by;
+  // Ties in arrival order, as the reference's stable sort keeps them: sequence ids are issued as spans arrive.
+  const tiebreak = sortBy === "sequence_id" ? "start_time, span_id" : "sequence_id, start_time, span_id";
+  const order = orderBy(sortBy, q.sort_order ?? "asc", SPAN_SORT, "sequence_id, start_time, span_id", tiebreak, SPAN_NULLABLE);
   return { where: whereClause(must, pool, q.filter_logic ?? "and"), order };
 }
 

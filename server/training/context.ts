@@ -72,12 +72,15 @@ export async function loadParent(store: LightningStore, ref: { resourcesId: stri
   return { parent: resourceEntry(v.resources), parentRef: { resourcesId: v.resources_id, version: v.version, digest: v.digest } };
 }
 
+/** The ids of the untrained parents below start so (external trainings tell Lightgate's own lineages by it). */
+export const INITIAL_PARENT_PREFIX = "initial-";
+
 /** The untrained policy of a kind for an environment, published once under a fixed id (the default parent). */
 export async function ensureInitialParent(store: LightningStore, env: AnyEnvironment, family: FamilyName): Promise<ParentRef> {
   const def = familyOf(family);
   const entry: CandidateResource =
     def.resourceKind === "policy" ? toPolicyResource(initialPolicy(def.parentKind as PolicyKind, env)) : def.resourceKind === "prompt-template" ? promptResource(promptTemplate(STARTER_PROMPT)) : clustersResource(initialClusters(env));
-  const id = `initial-${env.id}-${def.parentKind}`;
+  const id = `${INITIAL_PARENT_PREFIX}${env.id}-${def.parentKind}`;
   const name = entryName(entry.resource_type);
   const versions = await store.resourcesVersions(id);
   const same = versions.find((v) => (v.resources[name] as { digest?: string } | undefined)?.digest === entry.digest);

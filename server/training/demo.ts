@@ -11,6 +11,7 @@ import type { Database } from "@/server/db/client";
 import { publishDeskGateDatasets } from "@/server/desk/gate-datasets";
 import type { ServiceRole } from "@/lib/auth/scopes";
 import { publishDeskRegistry } from "@/server/desk/registry";
+import { SUPPORT_DESK_DISTRIBUTIONS } from "@/server/environments/support-desk";
 import { seedReferenceDemo } from "@/server/reference/reference-demo";
 import { AGENT as REFERENCE_AGENT } from "@/server/gate/reference/common";
 import { currentEntries } from "@/server/receipts/registries";
@@ -49,17 +50,21 @@ export const DESK_POLICY_OWNER: AuditActor = { kind: "system", id: "desk-policy-
 /**
  * The desk's rules (evaluator, tool contracts with their side effects, task distribution, protected families,
  * model server) and its exam, published by its policy owner — never by the demo's trainer, which must not write
- * its own exam. Idempotent: same content, same entries and datasets.
+ * its own exam. Idempotent: same content, same entries and datasets; and whatever a person published since
+ * through the registries page (a new evaluator version, exam, boundary…) stays in force, so every start succeeds.
  */
 export async function ensureDeskGate(database: Database, policyOwner: AuditActor = DESK_POLICY_OWNER) {
   await publishDeskRegistry(database, { agent: DEMO_AGENT, distribution: "v2", actor: policyOwner });
-  return publishDeskGateDatasets(database, { agent: DEMO_AGENT, distribution: await registeredDistribution(database, DEMO_AGENT), actor: policyOwner });
+  return publishDeskGateDatasets(database, { agent: DEMO_AGENT, distribution: await registeredDistribution(database, DEMO_AGENT), actor: policyOwner, yieldToOthers: true });
 }
 
-/** The task distribution version registered for the agent (what the gate locks its held-out set on). */
+/**
+ * The task distribution version registered for the agent (what the gate locks its held-out set on); the demo's
+ * own "v2" when the registered one is none the desk knows (an owner may publish any body).
+ */
 async function registeredDistribution(database: Database, agent: string): Promise<string> {
   const body = latestOf(await currentEntries(database.db, agent), "task_distribution")?.body as { version?: unknown } | undefined;
-  return typeof body?.version === "string" ? body.version : "v2";
+  return typeof body?.version === "string" && SUPPORT_DESK_DISTRIBUTIONS.some((d) => d.version === body.version) ? body.version : "v2";
 }
 
 /** The fine-tuning run's pace and how often it publishes a candidate (each one gated through the runners). */

@@ -1,9 +1,10 @@
 // What the training monitor shows beside the curves, from a run's rows alone (pure; queries.ts reads the rows):
 // every stop condition that applies to the run with its threshold and current value and which one ended it,
-// the PPO diagnostics per update, and a steady ETA.
+// and the PPO diagnostics per update (the ETA is eta.ts).
 import type { EvidenceWindow, StopDecision } from "@/server/gate/stop-conditions";
 import { DEFAULT_GATE_POLICY } from "@/server/gate/policy";
 import { PPO_DIAGNOSTICS, type PpoDiagnostic } from "@/server/trainers/diagnostics";
+import { FAMILY_ENDED_REASON } from "@/lib/training/run-status";
 
 export type StopConditionState = "ok" | "tripped" | "ended" | "waiting";
 export type StopConditionView = { id: string; label: string; threshold: string; current: string; state: StopConditionState };
@@ -37,7 +38,7 @@ export function epochsWithoutImprovement(losses: readonly number[], minDelta: nu
 export function stopConditions(run: RunFacts, config: Record<string, unknown>, figures: readonly Figures[], judged: JudgedWindow | null): StopConditionView[] {
   const out: StopConditionView[] = [];
   const finished = run.status === "finished";
-  const familyEnded = finished && run.statusReason === "the family finished early";
+  const familyEnded = finished && run.statusReason === FAMILY_ENDED_REASON;
   const budgetEnded = finished && run.statusReason === null && run.updatesDone >= run.updatesTotal;
   out.push({ id: "max-updates", label: "Update budget", threshold: `${run.updatesTotal.toLocaleString("en")} updates`, current: `${run.updatesDone.toLocaleString("en")} done`, state: budgetEnded ? "ended" : "ok" });
   if (run.paceSeconds > 0) out.push({ id: "pace", label: "Pace", threshold: `≥ ${run.paceSeconds} s between updates`, current: "holds the run to it", state: "ok" });
@@ -64,7 +65,7 @@ export function stopConditions(run: RunFacts, config: Record<string, unknown>, f
   }
 
   if (run.continual) out.push(...gateConditions(run, judged));
-  if (finished && run.statusReason?.startsWith("stopped by")) out.push({ id: "manual", label: "Stopped by hand", threshold: "—", current: run.statusReason, state: "ended" });
+  if (run.status === "stopped") out.push({ id: "manual", label: "Stopped by hand", threshold: "—", current: run.statusReason ?? "stopped", state: "ended" });
   return out;
 }
 
@@ -102,32 +103,4 @@ export type DiagnosticsPoint = { update: number } & Record<PpoDiagnostic, number
 export function diagnosticsSeries(rows: readonly { update: number; figures: Figures }[]): DiagnosticsPoint[] {
   const points = rows.map((r) => ({ update: r.update, ...Object.fromEntries(PPO_DIAGNOSTICS.map((k) => [k, num(r.figures[k])])) }) as DiagnosticsPoint);
   return points.some((p) => PPO_DIAGNOSTICS.some((k) => p[k] !== null)) ? points : [];
-}
-
-/** Smoothing of seconds per update: a time constant of ~10 updates, so one slow update moves the ETA by a tenth. */
-const ETA_ALPHA = 0.1;
-
-/**
- * Seconds per update as a debiased EMA over the spans between consecutive updates — a span across a pause
- * (more than 5× the running estimate) is left out rather than averaged in — never faster than the run's pace.
- */
-export function steadyRate(at: readonly Date[], paceSeconds = 0): number | null {
-  let ema = 0;
-  let weight = 0;
-  for (let i = 1; i < at.length; i++) {
-    const s = (at[i]!.getTime() - at[i - 1]!.getTime()) / 1000;
-    if (s < 0) continue;
-    if (weight > 0.3 && s > 5 * (ema / weight)) continue;
-    ema = (1 - ETA_ALPHA) * ema + ETA_ALPHA * s;
-    weight = (1 - ETA_ALPHA) * weight + ETA_ALPHA;
-  }
-  if (weight === 0) return null;
-  return Math.max(ema / weight, paceSeconds);
-}
-
-/** The ETA counts down between updates (time since the last one is taken off), so it does not jump back each poll. */
-export function steadyEta(rate: number | null, remaining: number, lastAt: Date | null, now: number): number | null {
-  if (rate === null || remaining <= 0) return remaining <= 0 ? 0 : null;
-  const sinceLast = lastAt ? Math.min(rate, Math.max(0, (now - lastAt.getTime()) / 1000)) : 0;
-  return Math.max(0, Math.round(remaining * rate - sinceLast));
 }

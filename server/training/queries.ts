@@ -1,41 +1,58 @@
 // What the training pages read: runs with progress, ETA and the two separate signals — "active" (updates are
 // arriving) and "making useful progress" (the policy beats its exact parent on the validation split and
 // is not falling) — and one run in full: curves, evidence so far, events, candidates.
-import type { Database } from "@/server/db/client";
+import type { Database, Prisma } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
-import { diagnosticsSeries, steadyEta, steadyRate, stopConditions, type JudgedWindow } from "./monitor";
-import { splitTags, type RunStatus } from "./runs";
+import { ETA_WINDOW, estimateEta, type Eta } from "./eta";
+import { diagnosticsSeries, stopConditions, type JudgedWindow } from "./monitor";
+import type { RunStatus } from "./lifecycle";
+import { splitTags } from "./runs";
+import { DEFAULT_RUN_SORT, type RunSort, type SortDirection } from "@/lib/training/run-sorts";
 
 /** A running run with no update for this long is shown as not active (stuck runners, a dead worker). */
 const ACTIVE_WINDOW_MS = 60_000;
 const RECENT = 5;
-/** Updates the steady ETA is smoothed over. */
-const TIMING = 60;
+/** Updates the ETA reads (its window of spans needs one more). */
+const TIMING = ETA_WINDOW + 1;
 
 type MetricRow = { update: number; episodes: number; meanReward: number | null; heldOutReward: number | null; coverage: number | null; retries: number; failed: number; at: Date; figures: string };
 type RunRow = Awaited<ReturnType<Database["db"]["trainingRun"]["findFirstOrThrow"]>>;
 
-export type RunHealth = { active: boolean; usefulProgress: boolean | null; progressNote: string; etaSeconds: number | null; secondsPerUpdate: number | null };
+export type RunHealth = { active: boolean; usefulProgress: boolean | null; progressNote: string; eta: Omit<Eta, "secondsPerUpdate"> | null; secondsPerUpdate: number | null };
+/** Statuses in which a run no longer makes progress, whatever its last figures said. */
+const HALTED = new Set(["paused", "stopped", "failed"]);
 
 /** Health from the latest metrics (oldest first; up to TIMING for the rate), the run's status and the parent's held-out level. */
 export function runHealth(run: Pick<RunRow, "status" | "updatesDone" | "updatesTotal" | "parentHeldOutReward"> & { paceSeconds?: number }, metrics: readonly Pick<MetricRow, "heldOutReward" | "at">[], now = Date.now()): RunHealth {
   const recent = metrics.slice(-RECENT);
   const last = recent.at(-1);
   const active = run.status === "running" && !!last && now - last.at.getTime() < ACTIVE_WINDOW_MS;
-  const secondsPerUpdate = steadyRate(metrics.map((m) => m.at), run.paceSeconds ?? 0);
-  const remaining = run.updatesTotal - run.updatesDone;
-  const etaSeconds = run.status === "running" ? steadyEta(secondsPerUpdate, remaining, last?.at ?? null, now) : null;
+  const estimate = estimateEta(metrics.map((m) => m.at), run.updatesTotal - run.updatesDone, now, run.paceSeconds ?? 0);
+  const secondsPerUpdate = estimate?.secondsPerUpdate ?? null;
+  const eta = run.status === "running" && estimate ? { seconds: estimate.seconds, low: estimate.low, high: estimate.high } : null;
   const held = recent.flatMap((m) => (m.heldOutReward === null ? [] : [m.heldOutReward]));
-  if (held.length < 2 || run.parentHeldOutReward === null) return { active, usefulProgress: null, progressNote: "not enough validation evaluations yet", etaSeconds, secondsPerUpdate };
+  if (held.length < 2 || run.parentHeldOutReward === null) return { active, usefulProgress: null, progressNote: "not enough validation evaluations yet", eta, secondsPerUpdate };
   const latest = held.at(-1)!;
   const beatsParent = latest > run.parentHeldOutReward;
   const falling = latest < Math.max(...held) - 0.05;
-  const usefulProgress = beatsParent && !falling && run.status !== "paused" && run.status !== "failed";
+  const usefulProgress = beatsParent && !falling && !HALTED.has(run.status);
   const vs = `${latest.toFixed(3)} on the validation split vs the parent's ${run.parentHeldOutReward.toFixed(3)}`;
-  return { active, usefulProgress, progressNote: falling ? `falling: ${vs}` : vs, etaSeconds, secondsPerUpdate };
+  return { active, usefulProgress, progressNote: falling ? `falling: ${vs}` : vs, eta, secondsPerUpdate };
 }
 
-export type ListRunsInput = { status?: RunStatus[]; tag?: string; search?: string; limit: number; offset: number };
+export type ListRunsInput = { status?: RunStatus[]; tag?: string; search?: string; sort?: RunSort; dir?: SortDirection; limit: number; offset: number };
+
+type Order = "asc" | "desc";
+/** Each sort key's column; nullable columns put their nulls last whichever the direction. */
+const ORDER_BY: Record<RunSort, (dir: Order) => Prisma.TrainingRunOrderByWithRelationInput> = {
+  created: (dir) => ({ createdAt: dir }),
+  name: (dir) => ({ name: { sort: dir, nulls: "last" } }),
+  updates: (dir) => ({ updatesDone: dir }),
+  latest_reward: (dir) => ({ latestValidation: { sort: dir, nulls: "last" } }),
+  best_reward: (dir) => ({ bestValidation: { sort: dir, nulls: "last" } }),
+  retry_debt: (dir) => ({ retryDebt: dir }),
+  duration: (dir) => ({ runtimeSeconds: { sort: dir, nulls: "last" } }),
+};
 
 export async function listRuns(database: Database, q: ListRunsInput) {
   const where = {
@@ -43,7 +60,11 @@ export async function listRuns(database: Database, q: ListRunsInput) {
     ...(q.tag ? { tags: { contains: `,${q.tag.toLowerCase()},` } } : {}),
     ...(q.search ? { OR: [{ name: { contains: q.search } }, { id: { contains: q.search } }] } : {}),
   };
-  const [rows, total] = await Promise.all([database.db.trainingRun.findMany({ where, orderBy: { createdAt: "desc" }, take: q.limit, skip: q.offset }), database.db.trainingRun.count({ where })]);
+  const sort = q.sort ?? DEFAULT_RUN_SORT.sort;
+  const dir = q.dir ?? DEFAULT_RUN_SORT.dir;
+  // Ties (and runs with no value) keep the newest first, and the id makes the order total, so pages never overlap.
+  const orderBy = [ORDER_BY[sort](dir), { createdAt: "desc" as const }, { id: "desc" as const }];
+  const [rows, total] = await Promise.all([database.db.trainingRun.findMany({ where, orderBy, take: q.limit, skip: q.offset }), database.db.trainingRun.count({ where })]);
   const items = await Promise.all(
     rows.map(async (run) => {
       const recent = (await database.db.trainingMetric.findMany({ where: { runId: run.id }, orderBy: { update: "desc" }, take: TIMING, select: { heldOutReward: true, at: true } })).reverse();
@@ -73,6 +94,12 @@ function summary(run: RunRow) {
     createdAt: run.createdAt,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
+    latestValidation: run.latestValidation,
+    bestValidation: run.bestValidation,
+    parentValidation: run.parentHeldOutReward,
+    retryDebt: run.retryDebt,
+    retryBudget: run.retryBudget,
+    runtimeSeconds: run.runtimeSeconds,
   };
 }
 
@@ -111,6 +138,7 @@ export async function getRun(database: Database, runId: string) {
     lastCheckpoint: checkpoints[0] ?? null,
     checkpoints,
     health: runHealth(run, metrics.slice(-TIMING)),
+    pausedAt: run.status === "paused" ? (events.find((e) => e.kind === "pause" || e.kind === "paused")?.at ?? null) : null,
     stopConditions: stopConditions(run, config, figures.map((f) => f.figures), judged && Array.isArray(judged.reasons) ? judged : null),
     diagnostics: diagnosticsSeries(figures),
     curve: metrics.map((m) => ({ update: m.update, meanReward: m.meanReward, heldOutReward: m.heldOutReward })),

@@ -9,7 +9,9 @@ import { AUDIT_LOCK, appendAudit, type AuditActor } from "@/server/audit/audit-l
 import type { Database } from "@/server/db/client";
 import { newId } from "@/server/digest";
 import { DomainError } from "@/server/errors";
+import { createQueuedRun } from "./lifecycle";
 import { runLock } from "./runs";
+import { refreshRunSummary } from "./summary";
 
 export type RestoreInput = { runId: string; update: number; updates?: number | null; name?: string | null };
 
@@ -26,22 +28,20 @@ export async function restoreFromCheckpoint(database: Database, input: RestoreIn
       const id = newId("run");
       const name = input.name?.trim() || `${source.name ?? source.id} @ update ${input.update}`;
       const { id: _id, name: _name, status: _s, statusReason: _r, workerId: _w, leaseUntil: _l, createdAt: _c, startedAt: _st, finishedAt: _f, updatedAt: _u, ...kept } = source;
-      const run = await tx.trainingRun.create({
-        data: {
-          ...kept,
-          id,
-          name,
-          status: "queued",
-          updatesTotal,
-          updatesDone: input.update,
-          episodesDone: metrics.reduce((a, m) => a + m.episodes, 0),
-          restoredFromRunId: source.id,
-          restoredFromUpdate: input.update,
-          startedById: actor.id,
-        },
+      const run = await createQueuedRun(tx, {
+        ...kept,
+        id,
+        name,
+        updatesTotal,
+        updatesDone: input.update,
+        episodesDone: metrics.reduce((a, m) => a + m.episodes, 0),
+        restoredFromRunId: source.id,
+        restoredFromUpdate: input.update,
+        startedById: actor.id,
       });
       await tx.trainingCheckpoint.create({ data: { runId: id, update: checkpoint.update, digest: checkpoint.digest, state: checkpoint.state } });
       if (metrics.length) await tx.trainingMetric.createMany({ data: metrics.map((m) => ({ ...m, runId: id })) });
+      await refreshRunSummary(tx, id); // its summary is that of the copied updates, not the source's whole run
       const message = `${actor.name} restored ${source.id} from its checkpoint at update ${input.update} (${checkpoint.digest.slice(0, 19)}…) into a new run of ${updatesTotal} updates`;
       await tx.trainingEvent.create({ data: { id: newId("tev"), runId: id, kind: "restored", message } });
       await tx.trainingEvent.create({ data: { id: newId("tev"), runId: source.id, kind: "restored", message: `${actor.name} restored its checkpoint at update ${input.update} into ${id}` } });

@@ -1,6 +1,7 @@
 // Training runs as records: start (validate everything a worker will need, pin the exact parent, record the
-// run as queued), pause, resume and stop. Workers (worker.ts) do the work; these only move the status, in a
-// transaction with its audit row. A worker holding the run sees the change at its next control check.
+// run as queued), pause, resume and stop. Workers (worker.ts) do the work; these ask the run lifecycle
+// (lifecycle.ts) to move the status, in a transaction with its event and audit row. A worker holding the run
+// sees the change at its next control check.
 import { AUDIT_LOCK, appendAudit, type AuditActor } from "@/server/audit/audit-log";
 import type { Database, Tx } from "@/server/db/client";
 import { canonicalJson, newId } from "@/server/digest";
@@ -9,10 +10,9 @@ import type { LightningStore } from "@/server/store";
 import { familyConfigProblems, familyOf, parseFamilyConfig, startFamily } from "@/server/trainers/families";
 import type { FamilyName } from "@/server/trainers/family";
 import { codeRevision } from "./code-revision";
+import { createQueuedRun, moveRun, RUN_RULES } from "./lifecycle";
+import { refreshRunSummary } from "./summary";
 import { ensureInitialParent, environmentOf, loadParent, resolveRunContext, type ParentRef, type RunPins } from "./context";
-
-export const RUN_STATUSES = ["queued", "running", "paused", "finished", "failed"] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export type StartRunInput = {
   agent: string;
@@ -88,27 +88,24 @@ export async function prepareRun(database: Database, store: LightningStore, inpu
 /** Records a prepared run as queued, with its first event and audit row, in the caller's transaction (holding AUDIT_LOCK). */
 export async function insertRun(tx: Tx, p: PreparedRun, actor: AuditActor) {
   const { input, config, pins, parentRef } = p;
-  const run = await tx.trainingRun.create({
-    data: {
-      id: newId("run"),
-      agent: input.agent,
-      name: input.name?.trim() || null,
-      tags: joinTags(input.tags ?? []),
-      paceSeconds: input.paceSeconds ?? 0,
-      family: input.family,
-      config: canonicalJson(config),
-      seed: input.seed,
-      ...pins,
-      dataSnapshotId: p.snapshotId,
-      codeRevision: p.revision,
-      continual: input.continual,
-      candidateEvery: input.candidateEvery ?? input.updates,
-      checkpointEvery: input.checkpointEvery,
-      retryBudget: input.retryBudget,
-      updatesTotal: input.updates,
-      status: "queued",
-      startedById: actor.id,
-    },
+  const run = await createQueuedRun(tx, {
+    id: newId("run"),
+    agent: input.agent,
+    name: input.name?.trim() || null,
+    tags: joinTags(input.tags ?? []),
+    paceSeconds: input.paceSeconds ?? 0,
+    family: input.family,
+    config: canonicalJson(config),
+    seed: input.seed,
+    ...pins,
+    dataSnapshotId: p.snapshotId,
+    codeRevision: p.revision,
+    continual: input.continual,
+    candidateEvery: input.candidateEvery ?? input.updates,
+    checkpointEvery: input.checkpointEvery,
+    retryBudget: input.retryBudget,
+    updatesTotal: input.updates,
+    startedById: actor.id,
   });
   await tx.trainingEvent.create({ data: { id: newId("tev"), runId: run.id, kind: "queued", message: `${actor.name} started ${input.family} on ${input.environment}/${input.distribution} from ${parentRef.resourcesId} v${parentRef.version}` } });
   await appendAudit(tx, { actor, action: "training.start", target: { type: "training_run", id: run.id }, after: { family: run.family, config, parent: parentRef, seed: run.seed, updates: run.updatesTotal } });
@@ -120,29 +117,17 @@ export async function startRun(database: Database, store: LightningStore, input:
   return database.transaction((tx) => insertRun(tx, prepared, actor), { locks: [AUDIT_LOCK] });
 }
 
-type Transition = { from: readonly RunStatus[]; to: RunStatus; verb: string; action: string };
-const TRANSITIONS = {
-  pause: { from: ["queued", "running"], to: "paused", verb: "paused", action: "training.pause" },
-  resume: { from: ["paused"], to: "queued", verb: "resumed", action: "training.resume" },
-  stop: { from: ["queued", "running", "paused"], to: "finished", verb: "stopped", action: "training.stop" },
-} as const satisfies Record<string, Transition>;
+const ACTIONS = { pause: "training.pause", resume: "training.resume", stop: "training.stop" } as const;
 
-/** Pause, resume or stop; refused (naming the status) when the run is not in a state that allows it. */
-export async function changeRunStatus(database: Database, runId: string, change: keyof typeof TRANSITIONS, actor: AuditActor) {
-  const t: Transition = TRANSITIONS[change];
+/** A person's pause, resume or stop; refused (CONFLICT, naming the status) when the run lifecycle does not allow it. */
+export async function changeRunStatus(database: Database, runId: string, change: keyof typeof ACTIONS, actor: AuditActor) {
   return database.transaction(
     async (tx) => {
-      const run = await tx.trainingRun.findUnique({ where: { id: runId } });
-      if (!run) throw new DomainError("NOT_FOUND", `runId: no training run ${runId}`, "runId");
-      if (!t.from.includes(run.status as RunStatus)) throw new DomainError("CONFLICT", `run ${runId} is ${run.status}; it cannot be ${t.verb}`, "runId");
-      const reason = change === "resume" ? null : `${t.verb} by ${actor.name}`;
-      const updated = await tx.trainingRun.update({
-        where: { id: runId },
-        data: { status: t.to, statusReason: reason, ...(change === "stop" ? { finishedAt: new Date() } : {}), ...(change === "resume" ? { workerId: null, leaseUntil: null } : {}) },
-      });
-      await tx.trainingEvent.create({ data: { id: newId("tev"), runId, kind: change, message: `${t.verb} by ${actor.name}` } });
-      await appendAudit(tx, { actor, action: t.action, target: { type: "training_run", id: runId }, before: { status: run.status }, after: { status: t.to } });
-      return updated;
+      const move = await moveRun(tx, runId, { kind: change, by: actor.name });
+      await tx.trainingEvent.create({ data: { id: newId("tev"), runId, kind: change, message: `${RUN_RULES[change].verb} by ${actor.name}` } });
+      if (change === "stop") await refreshRunSummary(tx, runId); // its runtime ends here
+      await appendAudit(tx, { actor, action: ACTIONS[change], target: { type: "training_run", id: runId }, before: { status: move.from }, after: { status: move.to } });
+      return tx.trainingRun.findUniqueOrThrow({ where: { id: runId } });
     },
     { locks: [AUDIT_LOCK, runLock(runId)] },
   );

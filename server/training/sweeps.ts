@@ -3,7 +3,7 @@
 // are recorded queued in one transaction with the sweep and its audit row — nothing half-written — and the
 // trainer workers execute them like any other run. The report ranks the configs by the mean of their
 // runs' final validation reward (the trainer's own split: ranking configs on the gate's exam would select
-// on it) with a 95 % t interval over the seeds.
+// on it) with a 95 % t interval over the seeds. Overlaying any runs is compare.ts.
 import { z } from "zod";
 import { AUDIT_LOCK, appendAudit, type AuditActor } from "@/server/audit/audit-log";
 import type { Database } from "@/server/db/client";
@@ -129,30 +129,4 @@ export async function getSweep(database: Database, id: string): Promise<SweepRep
     .forEach((c, k) => (c.rank = k + 1));
   const parent = [...runs.values()].find((r) => r.parentHeldOutReward !== null)?.parentHeldOutReward ?? null;
   return { id, name: sweep.name, family: sweep.family, mode: sweep.mode, request: JSON.parse(sweep.request) as Json, createdBy: sweep.createdBy, createdAt: sweep.createdAt, parentValidation: parent, configs };
-}
-
-export type RunCurve = { id: string; name: string | null; family: string; seed: string; status: string; config: Json; sweep: { id: string; label: string } | null; parentValidation: number | null; curve: { update: number; meanReward: number | null; validation: number | null }[] };
-
-/** Curves of any runs, to overlay (in the order asked; an unknown id is refused, naming it). */
-export async function compareRuns(database: Database, runIds: readonly string[]): Promise<RunCurve[]> {
-  const runs = new Map((await database.db.trainingRun.findMany({ where: { id: { in: [...runIds] } } })).map((r) => [r.id, r]));
-  const missing = runIds.find((id) => !runs.has(id));
-  if (missing) throw new DomainError("NOT_FOUND", `runIds: no training run ${missing.slice(0, 200)}`, "runIds");
-  const metrics = await database.db.trainingMetric.findMany({ where: { runId: { in: [...runIds] } }, orderBy: [{ runId: "asc" }, { update: "asc" }], select: { runId: true, update: true, meanReward: true, heldOutReward: true } });
-  const links = new Map((await database.db.trainingSweepRun.findMany({ where: { runId: { in: [...runIds] } } })).map((l) => [l.runId, l]));
-  return runIds.map((id) => {
-    const r = runs.get(id)!;
-    const link = links.get(id);
-    return {
-      id,
-      name: r.name,
-      family: r.family,
-      seed: r.seed,
-      status: r.status,
-      config: JSON.parse(r.config) as Json,
-      sweep: link ? { id: link.sweepId, label: link.configLabel } : null,
-      parentValidation: r.parentHeldOutReward,
-      curve: metrics.filter((m) => m.runId === id).map((m) => ({ update: m.update, meanReward: m.meanReward, validation: m.heldOutReward })),
-    };
-  });
 }

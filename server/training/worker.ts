@@ -18,7 +18,9 @@ import { resolveRunContext, type RunContext } from "./context";
 import { requestGateRun } from "@/server/receipts/gate-queue";
 import { DomainError } from "@/server/errors";
 import { collectThroughStore } from "./collect";
+import { letGo, moveRunIfAllowed, renewHold, type RunEvent } from "./lifecycle";
 import { publishCandidate } from "./publish";
+import { refreshRunSummary } from "./summary";
 
 /** Validation rollouts each candidate of a continual run gets before its gate run. */
 const VALIDATION_EPISODES = 16;
@@ -62,9 +64,7 @@ export class TrainerWorker {
       select: { id: true, status: true, leaseUntil: true },
     });
     for (const r of open) {
-      const stale = r.status === "running" ? { status: "running", OR: [{ leaseUntil: { lt: now } }, { leaseUntil: null }] } : { status: "queued" };
-      const taken = await this.#db.trainingRun.updateMany({ where: { id: r.id, ...stale }, data: { status: "running", statusReason: null, workerId: this.workerId, leaseUntil: new Date(now.getTime() + this.#leaseMs) } });
-      if (taken.count === 1) return r.id;
+      if (await moveRunIfAllowed(this.#db, r.id, { kind: "claim", workerId: this.workerId, leaseMs: this.#leaseMs }, now)) return r.id;
     }
     return null;
   }
@@ -91,8 +91,7 @@ export class TrainerWorker {
   async holds(runId: string): Promise<boolean> {
     // Asked to stop: hand the run back (checkpointed) so another worker continues it at once.
     if (this.#signal?.aborted) return false;
-    const res = await this.#db.trainingRun.updateMany({ where: { id: runId, workerId: this.workerId, status: "running" }, data: { leaseUntil: new Date(Date.now() + this.#leaseMs) } });
-    return res.count === 1;
+    return renewHold(this.#db, runId, this.workerId, this.#leaseMs);
   }
 
   async #event(runId: string, kind: string, message: string, data?: unknown) {
@@ -106,10 +105,22 @@ export class TrainerWorker {
     await this.#db.trainingCheckpoint.upsert({ where: { runId_update: { runId, update: session.updates } }, create: { runId, update: session.updates, digest: c.digest, state }, update: { digest: c.digest, state } });
   }
 
+  /**
+   * Ends this worker's hold on a run through the run lifecycle: finished, failed, or paused by a stop condition.
+   * When the lifecycle refuses (a person stopped the run meanwhile, or paused it before a stop condition could),
+   * the run stays as the person left it and the worker just lets go. True when the status moved.
+   */
+  async #settle(runId: string, event: RunEvent): Promise<boolean> {
+    const moved = await moveRunIfAllowed(this.#db, runId, event);
+    if (!moved) await letGo(this.#db, runId, this.workerId);
+    await refreshRunSummary(this.#db, runId);
+    return moved !== null;
+  }
+
   /** Lets go of a run that was paused or stopped under it (after checkpointing what it learned). */
   async #release(runId: string, session: RunSession) {
     if (session.updates > 0) await this.#checkpoint(runId, session);
-    await this.#db.trainingRun.updateMany({ where: { id: runId, workerId: this.workerId }, data: { workerId: null, leaseUntil: null } });
+    await letGo(this.#db, runId, this.workerId);
   }
 
   async execute(runId: string): Promise<void> {
@@ -119,8 +130,7 @@ export class TrainerWorker {
       await this.#execute(run);
     } catch (e) {
       const message = (e as Error).message.slice(0, 1_000);
-      await this.#db.trainingRun.updateMany({ where: { id: runId, workerId: this.workerId }, data: { status: "failed", statusReason: message, workerId: null, leaseUntil: null, finishedAt: new Date() } });
-      await this.#event(runId, "failed", `failed: ${message}`);
+      if (await this.#settle(runId, { kind: "fail", workerId: this.workerId, message })) await this.#event(runId, "failed", `failed: ${message}`);
     }
   }
 
@@ -137,6 +147,7 @@ export class TrainerWorker {
       where: { id: run.id },
       data: { startedAt: run.startedAt ?? new Date(), stage1Facts: run.stage1Facts ?? canonicalJson(session.facts), parentHeldOutReward: parentEval?.meanReward ?? null, updatesDone: session.updates },
     });
+    await refreshRunSummary(this.#db, run.id);
     await this.#event(run.id, last ? "resumed" : "started", last ? `${this.workerId} resumed from the checkpoint at update ${last.update}` : `${this.workerId} started ${run.family}`);
 
     const windows: EvidenceWindow[] = [];
@@ -168,8 +179,7 @@ export class TrainerWorker {
       if (decision.action === "pause") {
         const reason = decision.reasons.map((r) => r.sentence).join(" ");
         await this.#checkpoint(run.id, session);
-        await this.#db.trainingRun.updateMany({ where: { id: run.id, workerId: this.workerId }, data: { status: "paused", statusReason: `stop condition: ${reason}`, workerId: null, leaseUntil: null } });
-        await this.#event(run.id, "paused", `paused by the gate's stop conditions: ${reason}`, { ...decision, window: windows.at(-1) });
+        if (await this.#settle(run.id, { kind: "pauseOnStopCondition", workerId: this.workerId, reason })) await this.#event(run.id, "paused", `paused by the gate's stop conditions: ${reason}`, { ...decision, window: windows.at(-1) });
         return;
       }
       await this.#event(run.id, "evidence", decision.usefulProgress ? "evidence healthy; reward rising" : "evidence healthy", { ...decision, window: windows.at(-1) });
@@ -177,14 +187,14 @@ export class TrainerWorker {
     await this.#checkpoint(run.id, session);
     if (!(await keepGoing())) return this.#release(run.id, session);
     await this.#publish(run, session, ctx);
-    await this.#db.trainingRun.updateMany({ where: { id: run.id, workerId: this.workerId }, data: { status: "finished", statusReason: session.finished ? "the family finished early" : null, finishedAt: new Date(), workerId: null, leaseUntil: null } });
-    await this.#event(run.id, "finished", `finished after ${session.updates} updates`);
+    if (await this.#settle(run.id, { kind: "finish", workerId: this.workerId, familyEnded: session.finished })) await this.#event(run.id, "finished", `finished after ${session.updates} updates`);
   }
 
   async #recordUpdate(run: RunRow, step: NonNullable<Awaited<ReturnType<RunSession["step"]>>>, evaluation: Evaluation | null) {
     const row = { episodes: step.episodes, meanReward: step.meanReward, heldOutReward: evaluation?.meanReward ?? null, coverage: step.coverage, retries: step.retries, failed: step.failed, figures: canonicalJson(step.figures), at: new Date() };
     await this.#db.trainingMetric.upsert({ where: { runId_update: { runId: run.id, update: step.update } }, create: { runId: run.id, update: step.update, ...row }, update: row });
     await this.#db.trainingRun.updateMany({ where: { id: run.id, workerId: this.workerId }, data: { updatesDone: step.update, episodesDone: { increment: step.episodes } } });
+    await refreshRunSummary(this.#db, run.id);
   }
 
   async #publish(run: RunRow, session: RunSession, ctx: RunContext) {

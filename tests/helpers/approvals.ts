@@ -25,6 +25,7 @@ import { makePerson } from "./auth";
 import { AUDIT_LOCK } from "@/server/audit/audit-log";
 import { movePointer, pointerLock, readPointer } from "@/server/candidates/pointers";
 import { SoftAuthenticator } from "@/server/auth/soft-authenticator";
+import type { Decision, MovablePointer } from "@/server/promotion/guards";
 
 export { AGENT, PARENT, REFERENCE_NOW };
 
@@ -129,12 +130,14 @@ export async function pointersBackToParent(database: Database, agent = AGENT) {
         const current = await readPointer(tx, agent, kind);
         if (!current || current.digest === PARENT.digest) continue;
         const to = { resourcesId: PARENT.resourceId, version: PARENT.version, digest: PARENT.digest, candidateId: null, receiptDigest: null };
-        await movePointer(tx, { agent, kind, to, actor: SETUP, reason: "test setup: back to the exact parent" });
+        await movePointer(tx, { agent, kind, decision: fixtureMove(kind, current.digest, PARENT.digest), to, actor: SETUP, reason: "test setup: back to the exact parent" });
       }
     },
     { locks: [AUDIT_LOCK, pointerLock(agent)] },
   );
 }
+/** A test fixture's own pointer move, stated as a decision: the writer still checks it against the pointer at commit. */
+export const fixtureMove = (pointer: MovablePointer, from: string | null, to: string): Decision => ({ allowed: true, move: { pointer, from, to }, next: "declared", sentence: "test fixture" });
 const SETUP = { kind: "system" as const, id: "test", name: "Test setup", grants: [] };
 
 /**

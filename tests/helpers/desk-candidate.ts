@@ -39,7 +39,7 @@ export type DeskCandidateOptions = { name: string; parent: DeskActor; candidate:
 export async function registerDeskCandidate(world: DeskWorldLike, opts: DeskCandidateOptions) {
   const parent = await putActor(world.store, `rs-${opts.name}-base`, opts.parent);
   const candidate = await putActor(world.store, `rs-${opts.name}-tuned`, opts.candidate);
-  await adoptRootDefault(world.database, { agent: world.agent, target: parent, actor: SETUP, reason: "lineage root" }).catch(() => {});
+  await adoptRootDefault(world.database, { agent: world.agent, target: parent, actor: SETUP, reason: "the desk's untrained policy, in production before its first candidate" }).catch(() => {});
   const db = world.database.db;
   const datasetPin = async (id: string) => {
     const d = await db.gateDataset.findUniqueOrThrow({ where: { id } });

@@ -34,6 +34,7 @@ export async function startServeProcess(databaseUrl: string, env: Record<string,
     HOSTNAME: "127.0.0.1",
     LIGHTGATE_ORIGIN: origin,
     LIGHTGATE_GATE_ORCHESTRATOR: "0",
+    LIGHTGATE_AUTO_JUDGE: "0",
     ...env,
   });
   const healthy = () => fetch(`${base}/api/health`).then((r) => r.ok, () => false);

@@ -53,7 +53,8 @@ describe("scripts beside a server that holds the SQLite database", () => {
     await fixture?.drop();
   });
 
-  it("npm run apikey -- create answers with a key the running server sees", { timeout: 60_000 }, async () => {
+  // Each step starts npm scripts (npm → tsx → Prisma) as separate processes: a minute on a loaded two-core machine.
+  it("npm run apikey -- create answers with a key the running server sees", { timeout: 180_000 }, async () => {
     const list = await runScript("scripts/apikey.ts", ["list"], env);
     expect(list.code, list.stderr).toBe(0);
     const run = await runScript("scripts/apikey.ts", ["create", "--role", "runner", "--name", "beside-dashboard"], env);
@@ -64,7 +65,7 @@ describe("scripts beside a server that holds the SQLite database", () => {
     expect(keys.map((k) => k.name)).toContain("beside-dashboard");
   });
 
-  it("npm run apikey -- create --role verifier makes the verifier's key (the name defaults to the role)", { timeout: 60_000 }, async () => {
+  it("npm run apikey -- create --role verifier makes the verifier's key (the name defaults to the role)", { timeout: 180_000 }, async () => {
     const run = await runScript("scripts/apikey.ts", ["create", "--role", "verifier"], env);
     expect(run.code, run.stderr).toBe(0);
     const token = /\blgk_[A-Za-z0-9_-]+/.exec(run.stdout)![0];
@@ -73,7 +74,7 @@ describe("scripts beside a server that holds the SQLite database", () => {
     expect([...actor!.scopes]).toEqual(["canary:verify"]);
   });
 
-  it("npm run apikey -- create --agent … --phase … binds the key: its role per agent, its phases; a bad phase is refused", { timeout: 60_000 }, async () => {
+  it("npm run apikey -- create --agent … --phase … binds the key: its role per agent, its phases; a bad phase is refused", { timeout: 180_000 }, async () => {
     const run = await runScript("scripts/apikey.ts", ["create", "--role", "runner", "--name", "desk runners", "--agent", "helpdesk", "--agent", "support-desk", "--phase", "training", "--phase", "locked_gate"], env);
     expect(run.code, run.stderr).toBe(0);
     const token = /\blgk_[A-Za-z0-9_-]+/.exec(run.stdout)![0];
@@ -87,7 +88,7 @@ describe("scripts beside a server that holds the SQLite database", () => {
     expect(bad.stderr).toMatch(/phases: "exam" is not one of training, locked_gate/);
   });
 
-  it("npm run store:serve starts on the same file and a runner key made meanwhile dequeues the server's rollout", { timeout: 90_000 }, async () => {
+  it("npm run store:serve starts on the same file and a runner key made meanwhile dequeues the server's rollout", { timeout: 180_000 }, async () => {
     const made = await runScript("scripts/apikey.ts", ["create", "--role", "runner", "--name", "beside-store"], env);
     expect(made.code, made.stderr).toBe(0);
     const token = /\blgk_[A-Za-z0-9_-]+/.exec(made.stdout)![0];
@@ -126,7 +127,7 @@ describe("scripts beside a server that holds the SQLite database", () => {
     }
   });
 
-  it("with a migration pending and the file held, apikey refuses in one line with what to do", { timeout: 60_000 }, async () => {
+  it("with a migration pending and the file held, apikey refuses in one line with what to do", { timeout: 180_000 }, async () => {
     // The checkout has a migration the running server's database has not: forget that the last one ran.
     const last = migrationsOnDisk("sqlite").at(-1)!.name;
     await fixture.database.db.$executeRaw`DELETE FROM "_prisma_migrations" WHERE migration_name = ${last}`;

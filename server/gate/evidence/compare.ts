@@ -14,6 +14,8 @@ export type CaseRow = {
   delta: number | null;
   /** Stopped passing, or lost more score than the tolerance; null when one side is missing. */
   regressed: boolean | null;
+  /** Which clause of that rule held, so the page can say why a row regressed (null when one side is missing). */
+  clauses: { stoppedPassing: boolean; droppedBeyondTolerance: boolean } | null;
 };
 
 export type GateComparison = {
@@ -24,6 +26,8 @@ export type GateComparison = {
   candidateMean: number | null;
   parentMean: number | null;
   gain: number | null;
+  /** The policy's tolerance the rows' `regressed` was decided with (a drop of more than this regresses). */
+  protectedScoreTolerance: number;
   rows: CaseRow[];
 };
 
@@ -86,7 +90,8 @@ export function compareLockedGate(
   candidate: ResourceRef | null,
   opts: { protectedFamilies: ReadonlySet<string>; protectedScoreTolerance: number; producedWith?: string },
 ): GateComparison {
-  if (!gate) return { status: "unavailable", problems: ["no locked-gate run recorded"], cases: 0, candidateMean: null, parentMean: null, gain: null, rows: [] };
+  const tolerance = opts.protectedScoreTolerance;
+  if (!gate) return { status: "unavailable", problems: ["no locked-gate run recorded"], cases: 0, candidateMean: null, parentMean: null, gain: null, protectedScoreTolerance: tolerance, rows: [] };
   const problems = pinProblems(stage1, gate, candidate, opts.producedWith ?? evaluatorKey(stage1.evaluator));
   const cand = index(gate.candidate.cases, "candidate", problems);
   const par = index(gate.parent.cases, "parent", problems);
@@ -95,15 +100,16 @@ export function compareLockedGate(
     const c = cand.get(caseId);
     const p = par.get(caseId);
     const family = (c ?? p)!.family;
-    const both = c && p;
+    const clauses = c && p ? { stoppedPassing: p.passed && !c.passed, droppedBeyondTolerance: c.score < p.score - tolerance } : null;
     return {
       caseId,
       family,
       protected: opts.protectedFamilies.has(family),
       parent: p ? { score: p.score, passed: p.passed } : null,
       candidate: c ? { score: c.score, passed: c.passed } : null,
-      delta: both ? c.score - p.score : null,
-      regressed: both ? (p.passed && !c.passed) || c.score < p.score - opts.protectedScoreTolerance : null,
+      delta: c && p ? c.score - p.score : null,
+      regressed: clauses ? clauses.stoppedPassing || clauses.droppedBeyondTolerance : null,
+      clauses,
     };
   });
   const complete = rows.filter((r) => r.delta !== null);
@@ -120,6 +126,7 @@ export function compareLockedGate(
     candidateMean,
     parentMean,
     gain: candidateMean !== null && parentMean !== null ? candidateMean - parentMean : null,
+    protectedScoreTolerance: tolerance,
     rows,
   };
 }

@@ -67,6 +67,12 @@ export function decisionOn(
       ignored.push(`${a.actor.id} decided on an earlier receipt`);
       continue;
     }
+    // A re-run that carries the sealed canary stage keeps the default step's target, but not its decision: a
+    // default approval of an earlier cycle (say, before a rollback) is history; this cycle needs its own.
+    if (step === "default" && cycle !== undefined && a.cycle !== undefined && a.cycle !== cycle) {
+      ignored.push(`${a.actor.id}'s ${a.decision === "approve" ? "approval" : "rejection"} was of an earlier promotion cycle`);
+      continue;
+    }
     const what = a.decision === "approve" ? "approval" : "rejection";
     const verified = signedDecisionOf(a, signed);
     if (!verified.ok) {

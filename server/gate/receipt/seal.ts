@@ -21,10 +21,11 @@ export const CONTENT_SCHEMAS = {
 export type LinkContent<K extends LinkKind> = z.infer<(typeof CONTENT_SCHEMAS)[K]>;
 
 // What each kind may follow (null = first link). A gate re-run appends a new stage 3 that supersedes the old —
-// after a new stage 2 when admitted rollouts changed since the last one was sealed (late evidence).
+// after a new stage 2 when admitted rollouts changed since the last one was sealed (late evidence), even when
+// the run that sealed the previous stage 2 never reached its stage 3 (it failed or ran out of time).
 const MAY_FOLLOW: Record<LinkKind, readonly (LinkKind | null)[]> = {
   stage1: [null],
-  stage2: ["stage1", "stage3", "approval", "canary-stage"],
+  stage2: ["stage1", "stage2", "stage3", "approval", "canary-stage"],
   stage3: ["stage2", "stage3", "approval", "canary-stage"],
   approval: ["stage3", "approval", "canary-stage"],
   "canary-stage": ["stage3", "approval"],

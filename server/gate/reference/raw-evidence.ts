@@ -134,8 +134,11 @@ function canary(spec: CandidateSpec): CanaryRun {
   return { environment: "support-desk-canary", modelServer: "lightgate-policy-server@1.4.2", window: { start: iso(start), end: iso(start + 40 * 60) }, outcomes };
 }
 
+/** A reference candidate's own bytes (its digest is theirs; the store holds them once it is declared). */
+export const candidateResources = (name: string) => ({ policy: { resource_type: "policy", weights: `candidate-${name}` } });
+
 export function rawCandidate(spec: CandidateSpec): RawCandidate {
-  const candidate = resourceRef(`candidate-${spec.name}`, { policy: { resource_type: "policy", weights: `candidate-${spec.name}` } });
+  const candidate = resourceRef(`candidate-${spec.name}`, candidateResources(spec.name));
   const parentResolution = spec.parentResolvable
     ? ({ status: "resolved", digest: PARENT.digest } as const)
     : ({ status: "unresolvable", reason: "not found in the resource registry" } as const);

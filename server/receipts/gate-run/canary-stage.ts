@@ -63,6 +63,7 @@ export async function abortCanaryStage(database: Database, input: AbortInput): P
       await movePointer(tx, {
         agent: input.agent,
         kind: "canary",
+        decision,
         to: { resourcesId: input.parent.resourceId, version: input.parent.version, digest: input.parent.digest, candidateId: parentCandidate?.id ?? null, receiptDigest: earlier?.receiptDigest ?? null },
         actor: CANARY_GUARD,
         reason,

@@ -19,6 +19,8 @@ export const ZGetRunOutput = ZRunSummary.extend({
   lastCheckpoint: z.object({ update: z.number().int(), digest: z.string(), createdAt: z.date() }).nullable(),
   checkpoints: z.array(z.object({ update: z.number().int(), digest: z.string(), createdAt: z.date() })),
   health: ZRunHealth,
+  /** When a paused run was paused (its newest pause event); null otherwise. */
+  pausedAt: z.date().nullable(),
   stopConditions: z.array(z.object({ id: z.string(), label: z.string(), threshold: z.string(), current: z.string(), state: z.enum(["ok", "tripped", "ended", "waiting"]) })),
   diagnostics: z.array(z.object({ update: z.number().int(), approxKl: z.number().nullable(), entropy: z.number().nullable(), clipFraction: z.number().nullable(), valueLoss: z.number().nullable(), explainedVariance: z.number().nullable() })),
   curve: z.array(z.object({ update: z.number().int(), meanReward: z.number().nullable(), heldOutReward: z.number().nullable() })),

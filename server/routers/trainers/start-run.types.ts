@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { int32 } from "@/lib/validation/integers";
 import { FAMILY_NAMES } from "@/server/trainers/family";
+import { ZAgentName } from "../people/people.types";
 import { ZTag } from "./label-run.types";
 
 export const ZStartRunInput = z
   .object({
-    agent: z.string().min(1, "agent is required").max(100).default("support-desk"),
+    /** The agent the run trains a candidate for (its pointers, its exam); the built-in support desk by default. */
+    agent: ZAgentName.default("support-desk"),
     family: z.enum(FAMILY_NAMES, { error: `family must be one of ${FAMILY_NAMES.join(", ")}` }),
     /** The family's options; validated by the family registry's own zod schema. */
     config: z.record(z.string(), z.unknown()).default({}),

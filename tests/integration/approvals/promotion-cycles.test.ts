@@ -98,6 +98,22 @@ describeEachDialect("promotion cycles", (dialect) => {
     expect(rollback.find((r) => r.pointer === "approved_default")!.targets.map((t) => t.ref.digest)).not.toContain(candidate.digest);
   });
 
+  it("after a rollback and a re-run that carries the canary stage, the default step is open again: the earlier default approval is history", async () => {
+    const id = world.add("A");
+    await approve(carl, id, "canary", later(5000)); // later than the other tests' rollbacks of the same bytes (they share this database)
+    world.sealCanaryStage(id, later(5600).toISOString());
+    await approve(rosa, id, "default", later(5700));
+    const rb = await beginRollback(database, rosa.actor, { agent: AGENT, pointer: "approved_default", toDigest: PARENT.digest, reason: "refunds misrouted" }, { source: world.source, now: later(5800) });
+    await finishRollback(database, rosa.actor, { payload: rb.payload, response: rosa.key.assert(rb.options!) }, { source: world.source, now: later(5800) });
+    world.rerun(id, later(5900).toISOString()); // the sealed canary stage is still fresh: carried
+    const { panel } = await approvalPanel(database.db, world.source, rosa.actor, id, later(6000));
+    // Before: the default approval of the previous cycle still counted — PROMOTE TO DEFAULT with the parent in force, and the step "already decided".
+    expect(panel).toMatchObject({ status: "READY FOR APPROVAL", pendingStep: "default", promotion: { state: "ready-for-default" } });
+    expect(panel.availability).toMatchObject({ enabled: true, step: "default" });
+    await approve(rosa, id, "default", later(6000));
+    expect(await readPointer(database.db, AGENT, "approved_default")).toMatchObject({ candidateId: id });
+  });
+
   it("STALE says what each stale check said before it went stale", async () => {
     const id = world.add("C"); // check 5 fails: protected cases regressed
     world.bumpEvaluator();

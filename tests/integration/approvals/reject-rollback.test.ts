@@ -12,7 +12,7 @@ import { movePointer, pointerLock, readPointer } from "@/server/candidates/point
 import { resourceRef } from "@/server/gate/reference/common";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { SYSTEM } from "../../helpers/auth";
-import { AGENT, PARENT, personWithPasskey, REFERENCE_NOW, referenceWorld, storeResourcesOf, pointersBackToParent, type ReferenceWorld } from "../../helpers/approvals";
+import { AGENT, PARENT, personWithPasskey, REFERENCE_NOW, referenceWorld, storeResourcesOf, pointersBackToParent, fixtureMove, type ReferenceWorld } from "../../helpers/approvals";
 import type { SoftAuthenticator } from "@/server/auth/soft-authenticator";
 
 const now = REFERENCE_NOW;
@@ -90,7 +90,8 @@ describeEachDialect("reject and rollback", (dialect) => {
     await database.transaction(
       async (tx) => {
         for (const [ref, receipt] of [[older, "sha256:" + "1".repeat(64)], [newer, "sha256:" + "2".repeat(64)]] as const) {
-          await movePointer(tx, { agent, kind: "approved_default", to: { resourcesId: ref.resourceId, version: ref.version, digest: ref.digest, candidateId: null, receiptDigest: receipt }, actor: SYSTEM, reason: "approved" });
+          const current = await readPointer(tx, agent, "approved_default");
+          await movePointer(tx, { agent, kind: "approved_default", decision: fixtureMove("approved_default", current?.digest ?? null, ref.digest), to: { resourcesId: ref.resourceId, version: ref.version, digest: ref.digest, candidateId: null, receiptDigest: receipt }, actor: SYSTEM, reason: "approved" });
         }
       },
       { locks: [AUDIT_LOCK, pointerLock(agent)] },

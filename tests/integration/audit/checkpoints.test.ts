@@ -71,7 +71,7 @@ describeEachDialect("signed audit checkpoints", (dialect) => {
 
     const cli = await run("npx", ["tsx", "scripts/audit-verify.ts"], { env: { ...process.env, DATABASE_URL: database.url } }).catch((e: { code: number; stderr: string }) => e);
     expect(cli).toMatchObject({ code: 1, stderr: expect.stringContaining("BROKEN at row 5 (rechained)") });
-  });
+  }, 120_000); // the CLI is a second process starting through tsx: 30 s on a loaded two-core machine
 
   it("a checkpoint re-signed by another key is named; so is the key swapped in the database, when the key is kept apart", async () => {
     const t = await tamperable("auditcpforge");

@@ -118,4 +118,5 @@ describeEachDialect(`HTTP route matrix (${routeCells.length} route cells + auth 
     expect(await sessionOf(cookie)).toBeNull();
     expect((await fetch(new URL("/api/auth/sign-out", live.url), { method: "POST", headers: browserHeaders(), body: "{}" })).status).toBe(200);
   });
-});
+  // Who may call which route is decided before the database; permission-matrix-http runs both dialects: PostgreSQL in the full run.
+}, { postgresql: "full-run" });

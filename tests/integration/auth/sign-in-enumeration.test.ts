@@ -93,4 +93,4 @@ describeEachDialect("sign-in without account enumeration", (dialect) => {
     expect(ratio).toBeLessThan(1.5);
     expect(ratio).toBeGreaterThan(1 / 1.5);
   }, SLOW);
-});
+}, { postgresql: "full-run" });

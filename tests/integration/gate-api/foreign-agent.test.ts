@@ -87,4 +87,4 @@ describeEachDialect("a foreign agent over HTTP only", (dialect) => {
     const r = await runAgent(world, exams, "parent-latest");
     expect(r.declare).toEqual({ status: 400, field: "parent.resources_id" });
   }, 60_000);
-});
+}, { postgresql: "full-run" });

@@ -122,4 +122,4 @@ describeEachDialect("the learner never sits its own exam", (dialect) => {
     expect(serving).toMatchObject({ scoring: "expected_output", outputAttribute: "agent.output" });
     expect(servingSentence(serving)).toMatch(/^Scores come from comparing what was served \(span attribute agent\.output\) with each case's expected output/);
   }, 180_000);
-});
+}, { postgresql: "full-run" });

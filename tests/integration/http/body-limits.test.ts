@@ -110,7 +110,7 @@ beforeAll(async () => {
   } catch (e) {
     console.error("the production server's listener did not start:", (e as Error).message);
   }
-});
+}, 180_000); // importing every route module through the transform takes most of a minute on a loaded machine
 
 afterAll(async () => {
   for (const close of closers) await close();

@@ -104,7 +104,9 @@ describeEachDialect("stalled and endless request bodies against scripts/serve.ts
   });
 
   it.skipIf(unavailable)("a stalled body is answered 408 in its family's shape within the read window, its connection closed, its budget free at once", { timeout: 60_000 }, async () => {
-    const deadline = BODY_READ.windowMs * 2 + 1_000; // a window that started just before the stall, plus one full window
+    // A window that started just before the stall, plus one full window — counted from the request's start, so
+    // also the seconds the 12 MiB before the stall take to send on a loaded machine (13.5 s seen beside the e2e).
+    const deadline = BODY_READ.windowMs * 2 + 6_000;
     const otlpHeaders = { "content-type": "application/x-protobuf", authorization: `Bearer ${runnerA}` };
     const otlp = stallBody(srv.base, "/v1/traces", { headers: otlpHeaders, declared: 12 * MiB, send: 12 * MiB - 1 });
     const trpc = stallBody(srv.base, "/api/trpc/approvals.beginApproval", { headers: { "content-type": "application/json" }, declared: 1_000, send: 8 });
@@ -123,12 +125,10 @@ describeEachDialect("stalled and endless request bodies against scripts/serve.ts
     expect(item.error.json.data).toMatchObject({ code: "TIMEOUT", httpStatus: 408 });
     expect(item.error.json.message).toMatch(/stalled/);
     expect(await Promise.race([otlp.closed, sleep(3_000).then(() => -1)])).toBeGreaterThan(0); // the server closed it
-    // The 12 MiB it held are free: the same key sends two 12 MiB exports at once (24 MiB, its whole share and more
-    // than the family's room if the stalled bytes were still counted) — one after the other here, each whole.
-    const t0 = Date.now();
+    // The 12 MiB it held are free: the same key sends a 12 MiB export right after (with the stalled bytes still
+    // counted it would pass its share, and a budget never waits: it answers 503 at once — ServerBusyError).
     const big = await fetch(`${srv.base}/v1/traces`, { method: "POST", headers: { ...otlpHeaders, "content-type": "application/json" }, body: otlpJson(12 * MiB) });
     expect(big.status, await big.clone().text()).toBe(200);
-    expect(Date.now() - t0).toBeLessThan(3_000);
   });
 
   it.skipIf(unavailable)("an endless chunked body is cut, bytes and time bounded, on a page, sign-in, / and /v1/pointers", { timeout: 90_000 }, async () => {
@@ -166,4 +166,5 @@ describeEachDialect("stalled and endless request bodies against scripts/serve.ts
     expect(srv.output()).not.toMatch(/uncaughtException|unhandledRejection/);
     expect((await fetch(`${srv.base}/api/health`)).status).toBe(200);
   });
-});
+  // Body budgets live in the process, not the database: PostgreSQL in the full run.
+}, { postgresql: "full-run" });

@@ -16,6 +16,7 @@ import { CANARY_GUARD } from "@/server/receipts/gate-run/canary-stage";
 import { servePointerPath } from "@/server/receipts/http";
 import { gateReport } from "@/server/receipts/report";
 import { AglClient } from "../../helpers/agl-client";
+import { serveRogueOnce } from "../../helpers/rogue-stage";
 import { personWithPasskey } from "../../helpers/approvals";
 import { describeEachDialect } from "../../helpers/db";
 import { DESK_AGENT, deskCandidate, deskGateWorld, driveDeskGate, driveGateRun, trainingEvidence, type DeskGateWorld } from "../../helpers/desk-gate";
@@ -49,21 +50,7 @@ async function passingCandidate(world: DeskGateWorld, name: string) {
 function rogueStageRunner(world: DeskGateWorld, signal: AbortSignal): Promise<void> {
   const client = new AglClient(world.url, { authorization: `Bearer ${world.keys.get("runner")!}` });
   return (async () => {
-    while (!signal.aborted) {
-      const [item] = await client.dequeueMany(1, "rogue-runner");
-      if (!item) {
-        await new Promise((r) => setTimeout(r, 20));
-        continue;
-      }
-      const rid = item.rollout_id as string;
-      const aid = item.attempt.attempt_id as string;
-      if (item.metadata?.["lightgate.phase"] === "canary_stage") {
-        const seq = await client.nextSequenceId(rid, aid);
-        const now = Date.now() / 1000;
-        await client.addSpan({ rollout_id: rid, attempt_id: aid, sequence_id: seq, trace_id: "0".repeat(31) + "1", span_id: seq.toString(16).padStart(16, "0"), parent_id: null, name: "execute_tool wipe_customer", status: { status_code: "OK", description: null }, attributes: { "gen_ai.tool.name": "wipe_customer", "lightgate.target": rid }, events: [], links: [], start_time: now, end_time: now, context: null, parent: null, resource: { attributes: {}, schema_url: "" } });
-      }
-      await client.request("POST", `/rollouts/${rid}/attempts/${aid}`, { json: { status: "succeeded" } });
-    }
+    while (!signal.aborted) if (!(await serveRogueOnce(client))) await new Promise((r) => setTimeout(r, 20));
   })();
 }
 
@@ -175,4 +162,4 @@ describeEachDialect("the canary stage through runners", (dialect) => {
     expect(live.tasks.notCounted).toBe(live.tasks.finished);
     expect(live.notCountedReason).toBe(why.replace("not counted: ", ""));
   }, 300_000);
-});
+}, { postgresql: "full-run" });

@@ -88,4 +88,4 @@ describeEachDialect("the consumer example", (dialect) => {
     expect(none.code).toBe(1);
     expect(none.output).toMatch(/answered 404: nobody-agent has no approved default yet/);
   }, 60_000);
-});
+}, { postgresql: "full-run" });

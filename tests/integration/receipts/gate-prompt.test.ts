@@ -84,4 +84,4 @@ describeEachDialect("a prompt candidate through the gate's runners", (dialect) =
     const recorded = await world.database.db.gateCheckResult.findMany({ where: { candidateId } });
     expect(recorded.map((r) => r.check).sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
   }, 240_000);
-});
+}, { postgresql: "full-run" });

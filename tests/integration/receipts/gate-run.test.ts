@@ -94,4 +94,4 @@ describeEachDialect("gate runs through runners", (dialect) => {
     const canaryTasks = await world.database.db.gateRunTask.findMany({ where: { gateRunId: run.id, phase: "canary" } });
     expect(canaryTasks.length).toBeLessThan(6);
   }, 180_000);
-});
+}, { postgresql: "full-run" });

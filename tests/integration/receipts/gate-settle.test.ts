@@ -188,4 +188,4 @@ describeEachDialect("gate stages settle before they seal; late evidence is stale
     expect(audit).toHaveLength(1);
     expect(audit[0]!.after).toMatch(/late evidence after the seal at .*wipe_customer/);
   }, 300_000);
-});
+}, { postgresql: "full-run" });

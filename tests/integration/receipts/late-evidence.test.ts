@@ -54,4 +54,4 @@ describeEachDialect("late evidence", (dialect) => {
     expect(check3.status).toBe("fail");
     expect(check3.explanation).toMatch(/1/);
   }, 240_000);
-});
+}, { postgresql: "full-run" });

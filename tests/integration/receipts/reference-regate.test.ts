@@ -36,4 +36,4 @@ describeEachDialect("re-gating the four reference candidates", (dialect) => {
     expect(await database.db.gateRun.count()).toBe(0);
     expect(await verdicts()).toEqual(before);
   }, 120_000);
-});
+}, { postgresql: "full-run" });

@@ -112,6 +112,25 @@ describeEachDialect("the reference through the store", (dialect) => {
     expect(detail.stage2?.rolloutCount).toBe(120);
   });
 
+  it("names a stored rollout per locked-gate case and side, so C's regressed protected case opens both traces with the difference marked", async () => {
+    const gate = (await gateReport(database, idOf("C"))).receipt!.stage3!.lockedGate!;
+    const named = [...gate.parent.cases, ...gate.candidate.cases].map((c) => c.rolloutId);
+    expect(named.every((id) => id !== undefined)).toBe(true);
+    expect(await database.db.storeRollout.count({ where: { rolloutId: { in: named as string[] }, phase: "locked_gate", mode: "test" } })).toBe(120);
+    const viewer = callerAs(database, "viewer");
+    const regressed = (await viewer.candidates.get({ id: idOf("C") })).report!.evidence.comparison.rows.find((r) => r.protected && r.regressed)!;
+    const traces = await viewer.candidates.caseTraces({ candidateId: idOf("C"), caseId: regressed.caseId });
+    expect(traces.parent.rolloutId).toBe(gate.parent.cases.find((c) => c.caseId === regressed.caseId)!.rolloutId);
+    expect(traces.traces.candidate.spans.map((s) => s.name)).toContain("execute_tool update_ticket");
+    expect(traces.diff.differences).toEqual(
+      expect.arrayContaining([
+        { kind: "tool", tool: "escalate_to_human", parent: 1, candidate: 0 },
+        { kind: "reward", parent: 1, candidate: 0 },
+        expect.objectContaining({ kind: "output" }),
+      ]),
+    );
+  });
+
   it("a new evaluator version, published by a policy owner, makes check 4 stale for existing receipts", async () => {
     const body = { evaluator: "support-desk", version: 4 };
     await expect(callerAs(database, "trainer").registries.publish({ kind: "evaluator", name: EVALUATOR.id, agent: "support-desk", version: "4", body })).rejects.toBeInstanceOf(TRPCError);
@@ -139,4 +158,4 @@ describeEachDialect("the reference through the store", (dialect) => {
     expect(after.verification.ok).toBe(false);
     expect(after.report).toBeNull();
   });
-});
+}, { postgresql: "full-run" });

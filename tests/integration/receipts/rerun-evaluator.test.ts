@@ -146,4 +146,4 @@ describeEachDialect("a re-run judges with the evaluator in force", (dialect) => 
     const check6 = after.report!.checks.find((c) => c.id === 6)!;
     expect(check6.stale!.reasons.find((r) => r.input === "toolContracts")).toMatchObject({ sentence: "tool contract search_kb changed", current: expect.stringContaining(newContract.digest) });
   }, 300_000);
-});
+}, { postgresql: "full-run" });

@@ -124,4 +124,4 @@ describeEachDialect("registries area", (dialect) => {
       expect(dup.message).toContain("duplicates cases.0.id: case ids must be unique");
     });
   });
-});
+}, { postgresql: "full-run" });

@@ -80,4 +80,5 @@ describeEachDialect("a foreign agent's gate run beside the demo's desk runners a
     expect(verifications.length).toBeGreaterThan(0);
     expect(verifications.map((v) => v.verifierId)).not.toContain(deskVerifierId);
   }, 240_000);
-});
+  // Processes sharing the queue is the point here, not the dialect (store/multi-process and concurrency run both): PostgreSQL in the full run.
+}, { postgresql: "full-run" });

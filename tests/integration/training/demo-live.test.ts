@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { gateReport } from "@/server/receipts/report";
 import { ensureDeskGate, ensureDemoRun, ensureImitationRun } from "@/server/training/demo";
+import { moveRun } from "@/server/training/lifecycle";
 import { getRun } from "@/server/training/queries";
 import { TrainerWorker } from "@/server/training/worker";
 import { describeEachDialect } from "../../helpers/db";
@@ -32,7 +33,7 @@ describeEachDialect("the demo's runs on their own evidence", (dialect) => {
   it("the imitation candidate passes checks 1–6 through the runners; the live fine-tune continues without a stop condition", async () => {
     expect(await ensureDemoRun(world.database)).toBeNull(); // no imitation candidate yet
     const imitation = await ensureImitationRun(world.database);
-    await world.database.db.trainingRun.update({ where: { id: imitation }, data: { status: "running", workerId: "w-demo" } });
+    await moveRun(world.database.db, imitation, { kind: "claim", workerId: "w-demo", leaseMs: 60_000 });
     await work(imitation);
     const candidate = await world.database.db.candidate.findFirstOrThrow({ where: { trainingRunId: imitation } });
     const gate = await world.database.db.gateRun.findFirstOrThrow({ where: { candidateId: candidate.id } });
@@ -47,7 +48,8 @@ describeEachDialect("the demo's runs on their own evidence", (dialect) => {
     const row = await world.database.db.trainingRun.findUniqueOrThrow({ where: { id: live } });
     expect([row.parentResourcesId, row.parentVersion, row.paceSeconds, row.updatesTotal, row.name]).toEqual([candidate.resourcesId, candidate.version, 15, 10_000, "desk fine-tune (live)"]);
     // Two evidence windows without waiting for the pace: a candidate (and a judged window) every 4 updates.
-    await world.database.db.trainingRun.update({ where: { id: live }, data: { paceSeconds: 0, candidateEvery: 4, updatesTotal: 9, status: "running", workerId: "w-demo" } });
+    await world.database.db.trainingRun.update({ where: { id: live }, data: { paceSeconds: 0, candidateEvery: 4, updatesTotal: 9 } });
+    await moveRun(world.database.db, live, { kind: "claim", workerId: "w-demo", leaseMs: 60_000 });
     await work(live);
     const done = await getRun(world.database, live);
     const windows = done.events.filter((e) => e.kind === "evidence" || e.kind === "paused");
@@ -57,4 +59,4 @@ describeEachDialect("the demo's runs on their own evidence", (dialect) => {
     expect(done.diagnostics).toHaveLength(9);
     expect(done.diagnostics.every((d) => d.approxKl !== null && d.explainedVariance !== null)).toBe(true);
   }, 600_000);
-});
+}, { postgresql: "full-run" });

@@ -58,4 +58,4 @@ describeEachDialect("demo mode's world", (dialect) => {
     expect(keys.map((k) => k.revokedAt !== null)).toEqual([true, false]);
     expect((await authenticateApiKey(database.db, again.verifierKey))?.roles).toEqual(["verifier"]);
   }, 120_000);
-});
+}, { postgresql: "full-run" });

@@ -79,4 +79,4 @@ describeEachDialect("the exam stays locked", (dialect) => {
     expect(last.heldOutReward).toBe(evaluatePolicy(env, candidate, validation).meanReward);
     expect(last.heldOutReward).not.toBe(evaluatePolicy(env, candidate, exam).meanReward);
   }, 60_000);
-});
+}, { postgresql: "full-run" });

@@ -54,4 +54,4 @@ describeEachDialect("a training run's candidate through the admission gate", (di
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.filter((k) => !declared.has(k))).toEqual([]);
   }, 240_000);
-});
+}, { postgresql: "full-run" });

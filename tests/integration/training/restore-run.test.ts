@@ -33,6 +33,9 @@ describeEachDialect("restore from a checkpoint; names and tags", (dialect) => {
     expect(restored).toMatchObject({ status: "queued", restoredFrom: { runId: source, update: 2 } });
     const view = await trainer.trainers.getRun({ runId: restored.id });
     expect([view.updatesDone, view.updatesTotal, view.curve.map((p) => p.update), view.restoredFrom, view.name]).toEqual([2, 4, [1, 2], { runId: source, update: 2 }, `${source} @ update 2`]);
+    // Its summary is that of the two updates it copied, not the source's whole run; it has not run yet.
+    const copied = view.curve.map((p) => p.heldOutReward!);
+    expect([view.latestValidation, view.bestValidation, view.runtimeSeconds]).toEqual([copied[1], Math.max(...copied), null]);
     const audit = await database.db.auditEvent.findFirstOrThrow({ where: { action: "training.restore" } });
     expect([audit.actorId, audit.targetId]).toEqual(["test-trainer", restored.id]);
     expect(JSON.parse(audit.before!)).toMatchObject({ runId: source, update: 2 });
@@ -46,6 +49,8 @@ describeEachDialect("restore from a checkpoint; names and tags", (dialect) => {
     expect(await end(restored.id)).toBe(await end(source));
     const after = await trainer.trainers.getRun({ runId: restored.id });
     expect([after.status, after.curve.map((p) => p.update)]).toEqual(["finished", [1, 2, 3, 4]]);
+    expect([after.latestValidation, after.bestValidation]).toEqual([after.curve[3]!.heldOutReward, Math.max(...after.curve.map((p) => p.heldOutReward!))]);
+    expect(after.runtimeSeconds).not.toBeNull();
     expect(after.events.some((e) => e.kind === "resumed" && e.message.includes("update 2"))).toBe(true);
   }, 120_000);
 

@@ -108,4 +108,4 @@ describeEachDialect("runners and the trainer worker over real HTTP", (dialect) =
     const event = await s.database.db.trainingEvent.findFirstOrThrow({ where: { runId: run.id, kind: "paused" } });
     expect(JSON.parse(event.data!).reasons.map((r: { condition: string }) => r.condition)).toContain("retry_debt_over_bound");
   }, 120_000);
-});
+}, { postgresql: "full-run" });

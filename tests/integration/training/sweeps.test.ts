@@ -58,8 +58,15 @@ describeEachDialect("sweeps", (dialect) => {
     const curves = await callerAs(database, "viewer").trainers.compareRuns({ runIds: ids });
     expect(curves.map((c) => c.id)).toEqual(ids);
     expect(curves[0]!.sweep).toEqual({ id, label: b!.label });
-    expect(curves[0]!.curve.map((p) => p.update)).toEqual([1, 2]);
-    expect(curves[0]!.curve[1]!.validation).toBe(b!.runs[0]!.final);
+    // Validation reward unless other metrics are asked for.
+    expect(curves[0]!.series.map((s) => s.metric)).toEqual(["validation"]);
+    const validation = curves[0]!.series[0]!.points;
+    expect(validation.map((p) => p.update)).toEqual([1, 2]);
+    expect(validation[1]!.value).toBe(b!.runs[0]!.final);
+    // Curriculum PPO records PPO's diagnostics per update: they are offered, and drawn when asked for.
+    expect(curves[0]!.available).toEqual(expect.arrayContaining(["validation", "batch_reward", "retries", "approxKl", "entropy", "level"]));
+    const multi = await callerAs(database, "viewer").trainers.compareRuns({ runIds: ids, metrics: ["entropy", "retries", "noSuchFigure"] });
+    expect(multi[1]!.series.map((s) => [s.metric, s.points.length])).toEqual([["entropy", 2], ["retries", 2], ["noSuchFigure", 0]]);
   }, 120_000);
 
   it("refuses viewers, configs the family refuses (naming which), moving past the run limit, unsafe paths and unknown runs — writing nothing", async () => {

@@ -66,6 +66,25 @@ describeEachDialect("trainers router", (dialect) => {
     expect(kind.cause?.field).toBe("parent");
   }, 60_000);
 
+  it("starts a run with its name, tags and agent (the support desk unless named), and refuses a bad one naming the field", async () => {
+    const trainer = callerAs(database, "trainer");
+    const { id } = await trainer.trainers.startRun({ family: "ppo", seed: "named", updates: 1, name: " nightly ppo ", tags: ["Nightly", "ppo", "nightly"] });
+    const listed = (await trainer.trainers.listRuns({ search: "nightly" })).items;
+    expect(listed.map((r) => [r.id, r.name, r.tags, r.agent])).toEqual([[id, "nightly ppo", ["nightly", "ppo"], "support-desk"]]);
+    const bad: [{ agent?: string; tags?: string[]; name?: string }, string][] = [
+      [{ agent: "../support-desk" }, "agent"],
+      [{ agent: "" }, "agent"],
+      [{ tags: ["a,b"] }, "tags.0"],
+      [{ name: "x".repeat(121) }, "name"],
+    ];
+    for (const [input, field] of bad) {
+      const e = await refusal(trainer.trainers.startRun({ family: "ppo", seed: "bad", updates: 1, ...input }));
+      expect(e.code, field).toBe("BAD_REQUEST");
+      expect((e.cause as unknown as { issues: { path: PropertyKey[] }[] }).issues[0]!.path.join("."), field).toBe(field);
+    }
+    expect((await trainer.trainers.listRuns({ search: "bad" })).total).toBe(0);
+  });
+
   it("a viewer can read runs but not start, pause, resume or stop them", async () => {
     const viewer = callerAs(database, "viewer");
     const run = (await viewer.trainers.listRuns({ limit: 5, offset: 0 })).items[0]!;
@@ -109,9 +128,18 @@ describeEachDialect("trainers router", (dialect) => {
     await trainer.trainers.stopRun({ runId: id });
     expect(await waitFor((r) => r.workerId === null)).toBeLessThan(2_000);
     await again;
-    expect(await database.db.trainingRun.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "finished", statusReason: "stopped by test-trainer" });
+    // Stopped by a person is its own status, never "finished"; its runtime ends at the stop.
+    const stopped = await database.db.trainingRun.findUniqueOrThrow({ where: { id } });
+    expect(stopped).toMatchObject({ status: "stopped", statusReason: "stopped by test-trainer" });
+    expect(stopped.finishedAt).not.toBeNull();
+    expect(stopped.runtimeSeconds).toBe(Math.round((stopped.finishedAt!.getTime() - stopped.startedAt!.getTime()) / 1000));
+    const summary = await database.db.trainingMetric.aggregate({ where: { runId: id }, _max: { heldOutReward: true }, _sum: { retries: true } });
+    expect([stopped.bestValidation, stopped.retryDebt]).toEqual([summary._max.heldOutReward, summary._sum.retries ?? 0]);
     expect((await refusal(trainer.trainers.pauseRun({ runId: id }))).code).toBe("CONFLICT");
     const view = await trainer.trainers.getRun({ runId: id });
     expect(view.events.map((e) => e.kind)).toEqual(expect.arrayContaining(["queued", "started", "pause", "resume", "resumed", "stop"]));
+    expect(view.stopConditions.find((c) => c.state === "ended")).toMatchObject({ id: "manual", current: "stopped by test-trainer" });
+    expect(view.health.usefulProgress === true).toBe(false);
+    expect((await trainer.trainers.listRuns({ status: ["stopped"] })).items.map((r) => r.id)).toEqual([id]);
   }, 90_000);
 });

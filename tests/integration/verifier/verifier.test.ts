@@ -94,4 +94,4 @@ describeEachDialect("the verifier re-reads canary tickets and posts destination 
     expect(await s.database.db.gateVerification.count()).toBe(enqueued.length);
     expect(gate.posts).toHaveLength(enqueued.length);
   }, 150_000);
-});
+}, { postgresql: "full-run" });

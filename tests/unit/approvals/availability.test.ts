@@ -38,6 +38,9 @@ describe("approvalAvailability", () => {
     expect(!a.enabled && a.reason).toBe("check 2 (Full expected-span coverage) failed; check 3 (Unexpected retry debt within budget) failed: the candidate stays quarantined until they pass.");
     const approved = { ...ready, verdict: "PROMOTE TO BOUNDED CANARY", decided: quarantined.decided };
     expect(approvalAvailability(approved, viewer)).toMatchObject({ code: "decided", reason: "the bounded canary step of this receipt was approved by Carlos Mendes at 2026-03-02 17:00:00 UTC" });
+    // After a rollback the decision taken on this receipt is history: the promotion machine says why nothing is open.
+    const rolledBack = { ...approved, closed: { state: "rolled-back", next: "The approved default was rolled back from this candidate; re-run the gate to promote it again." } };
+    expect(approvalAvailability(rolledBack, approver)).toMatchObject({ code: "state", reason: expect.stringContaining("re-run the gate to promote it again") });
     expect(approvalAvailability(ready, viewer)).toMatchObject({ code: "scope" });
     expect(approvalAvailability({ ...ready, excluded: ["rosa"] }, { ...approver, hasPasskey: false })).toMatchObject({ code: "duties" });
     expect(approvalAvailability(ready, { ...approver, hasPasskey: false })).toMatchObject({ code: "passkey", reason: expect.stringContaining("Settings → Security") });

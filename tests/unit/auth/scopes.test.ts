@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { grantsAllow, HUMAN_ROLES, ROLE_SCOPES, SCOPES, scopesFor, SERVICE_ROLES } from "@/lib/auth/scopes";
+import { grantsAllow, grantsAllowSomeAgent, HUMAN_ROLES, ROLE_SCOPES, SCOPES, scopesFor, SERVICE_ROLES } from "@/lib/auth/scopes";
 
 describe("the role → scope table", () => {
   it("names only known scopes, and every scope is held by some role", () => {
@@ -30,6 +30,13 @@ describe("the role → scope table", () => {
     expect(grantsAllow(grants, "approval:default")).toBe(false);
     expect(grantsAllow(grants, "dashboard:read", "b")).toBe(true);
     expect([...scopesFor(grants)].sort()).toEqual([...ROLE_SCOPES.viewer].sort());
+  });
+
+  it("a scope held for some agent offers that agent's forms (the start buttons); a viewer's grants do not", () => {
+    expect(grantsAllowSomeAgent([{ role: "trainer", agent: "billing-bot" }], "training:run")).toBe(true);
+    expect(grantsAllowSomeAgent([{ role: "trainer", agent: null }], "training:run")).toBe(true);
+    expect(grantsAllowSomeAgent([{ role: "viewer", agent: null }, { role: "canary_approver", agent: "billing-bot" }], "training:run")).toBe(false);
+    expect(grantsAllowSomeAgent([], "training:run")).toBe(false);
   });
 
   it("every person with any grant, per-agent or global, reads the dashboard and keeps their account everywhere", () => {

@@ -22,9 +22,10 @@ function check4(deltas: readonly number[], policy: GatePolicy = DEFAULT_GATE_POL
     candidate: { score: 0.5 + d, passed: true },
     delta: d,
     regressed: false,
+    clauses: { stoppedPassing: false, droppedBeyondTolerance: false },
   }));
   const gain = deltas.reduce((s, d) => s + d, 0) / deltas.length;
-  const comparison = { status: "available" as const, problems: [], cases: deltas.length, candidateMean: 0.5 + gain, parentMean: 0.5, gain, rows };
+  const comparison = { status: "available" as const, problems: [], cases: deltas.length, candidateMean: 0.5 + gain, parentMean: 0.5, gain, protectedScoreTolerance: 0, rows };
   const evidence = { ...baseEvidence, comparison } as GateEvidence;
   return checkBeatsParent({ receipt: A, evidence, policy, now: new Date(), decisions: {} as never });
 }

@@ -49,6 +49,10 @@ describe("sealing", () => {
 
   it("refuses out-of-order stages and bad content with a ReceiptError naming the field", () => {
     expect(() => sealStage([], "stage2", reference("A").receipt.stage2!, "2026-03-02T10:00:00.000Z")).toThrow(/cannot follow nothing/);
+    // A run that sealed stage 2 and failed before its stage 3: the next run's new stage 2 (late evidence) follows it.
+    const [one, two] = reference("A").chain;
+    const again = sealStage([one!, two!], "stage2", reference("A").receipt.stage2!, "2026-03-02T11:00:00.000Z");
+    expect(verifyChain([one!, two!, again]).ok).toBe(true);
     const bad = { ...reference("A").receipt.stage1, codeRevision: "main" };
     try {
       sealStage([], "stage1", bad, "2026-03-02T10:00:00.000Z");

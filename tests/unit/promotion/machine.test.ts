@@ -4,27 +4,14 @@ import { describe, expect, it } from "vitest";
 import type { PromotionEvent, PromotionFacts } from "@/server/promotion/facts";
 import { decideAbort, decideApproval, decideRerun, decideRollback, rollbackTargets, signingCost } from "@/server/promotion/guards";
 import { currentCycle, promotionState, PROMOTION_STATES } from "@/server/promotion/state";
+import { promotionFactsFixture } from "../../helpers/promotion-facts";
 
 const X = "sha256:x";
 const P = "sha256:p";
 const approver = { id: "ana", scopes: ["approval:canary", "approval:default"] };
 const other = { id: "bo", scopes: ["approval:canary", "approval:default"] };
 
-function facts(over: Partial<PromotionFacts> = {}): PromotionFacts {
-  return {
-    candidate: { id: "cand_1", digest: X, resourceId: "prompt@2", parentDigest: P },
-    excluded: ["trainer"],
-    history: [{ kind: "gate-run", at: "t1" }],
-    gate: { verdict: "READY FOR APPROVAL", step: "canary", open: [] },
-    gateRunning: false,
-    canaryStage: null,
-    pointers: { canary: P, approvedDefault: P },
-    approvedDefaults: [P],
-    rolledBackFrom: [],
-    supersededBy: null,
-    ...over,
-  };
-}
+const facts = (over: Partial<PromotionFacts> = {}): PromotionFacts => promotionFactsFixture(X, P, { excluded: ["trainer"], ...over });
 const atDefault = (history: PromotionEvent[], over: Partial<PromotionFacts> = {}) =>
   facts({ history, gate: { verdict: "READY FOR APPROVAL", step: "default", open: [] }, canaryStage: { state: "sealed", fresh: true, staleBecause: [] }, pointers: { canary: X, approvedDefault: P }, ...over });
 

@@ -1,10 +1,9 @@
-// The training monitor's pure parts: which stop condition ended a run, with thresholds and current values, and
-// an ETA that neither jumps with one slow update nor counts a pause as training time.
+// The training monitor's pure parts: which stop condition ended a run, with thresholds and current values (the
+// ETA is eta.test.ts).
 import { describe, expect, it } from "vitest";
-import { epochsWithoutImprovement, steadyEta, steadyRate, stopConditions, type JudgedWindow } from "@/server/training/monitor";
+import { epochsWithoutImprovement, stopConditions, type JudgedWindow } from "@/server/training/monitor";
 
 const run = { status: "running", statusReason: null, updatesDone: 3, updatesTotal: 10, continual: false, retryBudget: 5, paceSeconds: 0 };
-const at = (seconds: number[]) => seconds.map((s) => new Date(Date.UTC(2026, 0, 1) + s * 1000));
 
 describe("stop conditions", () => {
   it("early stopping replays the fitter's patience on the validation loss and marks what ended the run", () => {
@@ -36,28 +35,12 @@ describe("stop conditions", () => {
     // Before any window was judged, they wait.
     expect(stopConditions({ ...run, continual: true }, {}, [], null).filter((c) => c.state === "waiting")).toHaveLength(4);
   });
-});
 
-describe("steady ETA", () => {
-  it("smooths the rate: one slow update moves it by a fraction; a pause is left out; never faster than the pace", () => {
-    const even = at([0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20]);
-    expect(steadyRate(even)).toBeCloseTo(2, 9);
-    const oneSlow = at([0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 24]);
-    expect(steadyRate(oneSlow)!).toBeGreaterThan(2);
-    // 3× slower once, ten spans in: the debiased EMA gives it weight 0.1 / (1 − 0.9¹⁰) ≈ 0.15, not the mean-of-5's 0.2.
-    expect(steadyRate(oneSlow)!).toBeCloseTo(2 + 4 * (0.1 / (1 - 0.9 ** 10)), 9);
-    const paused = at([0, 2, 4, 6, 8, 608, 610, 612]);
-    expect(steadyRate(paused)).toBeCloseTo(2, 9);
-    expect(steadyRate(even, 15)).toBe(15);
-    expect(steadyRate(at([0]))).toBeNull();
-  });
-
-  it("counts down between updates instead of jumping back at each poll", () => {
-    const last = new Date(1_000_000);
-    expect(steadyEta(2, 10, last, 1_000_000)).toBe(20);
-    expect(steadyEta(2, 10, last, 1_001_500)).toBe(19); // 1.5 s after the last update
-    expect(steadyEta(2, 10, last, 1_010_000)).toBe(18); // overdue: never below the remaining updates' due
-    expect(steadyEta(null, 10, last, 0)).toBeNull();
-    expect(steadyEta(2, 0, last, 0)).toBe(0);
+  it("a run a person stopped shows the stop as what ended it; the update budget did not", () => {
+    const stopped = stopConditions({ ...run, status: "stopped", statusReason: "stopped by Tess Trainer" }, {}, [], null);
+    expect(stopped.map((c) => [c.id, c.state])).toEqual([["max-updates", "ok"], ["manual", "ended"]]);
+    expect(stopped[1]).toMatchObject({ label: "Stopped by hand", current: "stopped by Tess Trainer" });
+    // A finished run was not stopped by hand, whatever its reason says.
+    expect(stopConditions({ ...run, status: "finished", statusReason: null, updatesDone: 10 }, {}, [], null).map((c) => c.id)).toEqual(["max-updates"]);
   });
 });

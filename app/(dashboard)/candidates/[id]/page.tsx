@@ -8,9 +8,9 @@ import { getDatabase } from "@/server/db/client";
 import { candidateLabel, type CandidateName } from "@/server/receipts/candidate-names";
 
 // The title names the candidate as the body does: "<agent> · <resources> v<n>" (and its reference letter).
-async function nameOf(id: string): Promise<CandidateName | null> {
+async function nameOf(id: string): Promise<(CandidateName & { agent: string }) | null> {
   const row = await (await getDatabase()).db.candidate.findUnique({ where: { id }, select: { agent: true, resourcesId: true, version: true } });
-  return row && candidateLabel(row);
+  return row && { ...candidateLabel(row), agent: row.agent };
 }
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
@@ -26,9 +26,16 @@ export default async function CandidatePage({ params }: { params: Promise<{ id: 
     <>
       <PageHeader
         eyebrow={
-          <Link href="/candidates" className="hover:underline">
-            ← Candidates
-          </Link>
+          <span className="flex flex-wrap gap-x-3">
+            <Link href="/candidates" className="hover:underline">
+              ← Candidates
+            </Link>
+            {name?.agent && (
+              <Link href={`/agents/${encodeURIComponent(name.agent)}`} className="hover:underline" data-testid="candidate-agent-link">
+                agent {name.agent} · versions and pointers
+              </Link>
+            )}
+          </span>
         }
         title={
           <span className="flex flex-wrap items-center gap-x-3 gap-y-1 break-words" data-testid="candidate-title">

@@ -13,7 +13,7 @@ export default async function CompareRunsPage() {
   if (!actorCan(actor, "dashboard:read")) return <NotAllowed scope="dashboard:read" />;
   return (
     <>
-      <PageHeader eyebrow={<Link href="/training" className="hover:text-ink">Training</Link>} title="Compare runs" description="Any training runs overlaid: their validation reward per update against the exact parent's level." />
+      <PageHeader eyebrow={<Link href="/training" className="hover:text-ink">Training</Link>} title="Compare runs" description="Any training runs side by side: the metrics they record per update, one chart per metric, and where their configs differ." />
       <CompareRuns />
     </>
   );

@@ -1,0 +1,4 @@
+// The promotion lifecycle, model-based, on PostgreSQL (the suite and its invariants: tests/helpers/promotion-model/).
+import { promotionModelSuite } from "../../helpers/promotion-model/suite";
+
+promotionModelSuite("postgresql");
