@@ -73,6 +73,17 @@ export function AutoJudgePanel({ agent }: { agent: string }) {
                 </Button>
               )}
             </div>
+            {s.enabled && (
+              <p className="mt-1 text-xs text-ink-2" data-testid="auto-judge-window">
+                {s.standing ? (
+                  <>
+                    The next version&apos;s receipt was declared <Time at={s.standing.declaredAt} />: the training rollouts on {s.resourcesId} since then are its evidence when it arrives.
+                  </>
+                ) : (
+                  "The next version's receipt is declared as soon as this agent can be judged (a parent, its exam, an evaluator and a canary boundary)."
+                )}
+              </p>
+            )}
             {s.versions.length > 0 ? (
               <ul className="mt-1 divide-y divide-line">
                 {s.versions.map((v) => (

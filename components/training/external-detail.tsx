@@ -97,7 +97,7 @@ export function ExternalTrainingDetail({ resourcesId }: { resourcesId: string })
     <div className="space-y-4" data-testid="external-training" data-versions={t.versions.length}>
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <Stat label="Versions" value={t.versions.length + t.olderVersions} hint={newest ? <>newest v{newest.version}, <Time at={newest.createdAt} /></> : "none yet"} />
-        <Stat label="Rollouts" value={t.rollouts.toLocaleString()} hint={t.pendingRollups > 0 ? `${t.pendingRollups.toLocaleString()} still being read` : "train, validation and test"} />
+        <Stat label="Rollouts" value={t.rollouts.toLocaleString()} hint={t.pendingRollups > 0 ? `${t.pendingRollups.toLocaleString()} still being read` : t.trials > 0 ? `with ${t.trials.toLocaleString()} trial ${t.trials === 1 ? "id" : "ids"} whose content became a version` : "train, validation and test"} />
         <Stat label="Validation reward (newest)" value={newest?.figures.valReward.value == null ? "—" : newest.figures.valReward.value.toFixed(3)} hint={newest ? `${newest.valRewarded} of ${newest.valRollouts} validation rollouts rewarded` : undefined} />
         <Stat
           label="Span coverage (newest)"
@@ -118,6 +118,11 @@ export function ExternalTrainingDetail({ resourcesId }: { resourcesId: string })
 
       <Card title="Versions" description="Each version's rollouts are those started while it was the newest. Every figure shows its change from the previous version (green: better).">
         <DataTable testId="external-versions" label="Versions" rows={[...t.versions].reverse()} columns={columns} rowKey={(v) => String(v.version)} empty="No version yet." />
+        {t.trials > 0 && (
+          <p className="mt-2 text-xs text-ink-3">
+            A version&apos;s figures include the rollouts of the trial ids (<code>add_resources</code>) that ran its exact content before it was published: the evidence that made the algorithm keep it.
+          </p>
+        )}
         {t.olderVersions > 0 && <p className="mt-2 text-xs text-ink-3">{t.olderVersions} older versions are not shown.</p>}
       </Card>
 

@@ -2,8 +2,11 @@
 // (`POST /v1/gate/receipts`), so `declareReceipt` resolves and pins it exactly as it does for an algorithm.
 // Everything comes from what the agent's policy owner published — the exam (`<agent>/held-out`, `<agent>/canary`),
 // the evaluator in force, tool contracts, destinations, protected families, the canary boundary, the retry policy —
-// and the exact parent: the agent's approved default, or the version before this one while it has none. What the
+// and the exact parent: the agent's approved default, or, while it has none, the version the training continued
+// from. That part (the basis) is the same whether the receipt is declared ahead of the next version (standing.ts)
+// or when a version is claimed; only the algorithm's config and the code revision name the version. What the
 // agent lacks is returned as the reason it cannot be judged, never thrown: the page shows it.
+import type { z } from "zod";
 import type { Db } from "@/server/db/client";
 import { readPointer } from "@/server/candidates/pointers";
 import { ZDeclareReceipt, type DeclareReceiptBody } from "@/server/gate-api/declaration.schema";
@@ -16,13 +19,13 @@ export type JudgedVersion = { agent: string; resourcesId: string; version: numbe
 export type Parent = { resourcesId: string; version: number };
 
 /** Who may approve what Lightgate declares: the roles that hold each step's scope (as the trainer's candidates name them). */
-const APPROVERS = { canary: { actor_ids: [], roles: ["canary_approver", "release_approver"] }, default: { actor_ids: [], roles: ["release_approver"] } } as const;
+const APPROVERS: DeclareInput["approvers"] = { canary: { actor_ids: [], roles: ["canary_approver", "release_approver"] }, default: { actor_ids: [], roles: ["release_approver"] } };
 
-/** The exact parent: the approved default, else the version just before (null for a first version). */
-export async function parentOf(db: Db, v: JudgedVersion): Promise<Parent | null> {
-  const approved = await readPointer(db, v.agent, "approved_default");
+/** The exact parent: the approved default, else `fallback` (the version the training continued from; null: none). */
+export async function parentOf(db: Db, agent: string, fallback: Parent | null): Promise<Parent | null> {
+  const approved = await readPointer(db, agent, "approved_default");
   if (approved) return { resourcesId: approved.resourcesId, version: approved.version };
-  return v.version > 1 ? { resourcesId: v.resourcesId, version: v.version - 1 } : null;
+  return fallback;
 }
 
 const names = (entries: readonly RegistryRecord[], kind: RegistryRecord["kind"]) => [...new Set(entries.filter((e) => e.kind === kind).map((e) => e.name))].sort();
@@ -34,35 +37,35 @@ function unexpectedRetries(entries: readonly RegistryRecord[]): number {
   return Math.max(0, Math.min(100, max - 1));
 }
 
-export type Declarable = { body: DeclareReceiptBody; parent: Parent } | { cannot: string };
+/** Everything a declaration pins except what names the version: a standing receipt is bound only while it is unchanged. */
+type DeclareInput = z.input<typeof ZDeclareReceipt>;
+export type Basis = Omit<DeclareInput, "algorithm" | "code_revision">;
+export type Based = { basis: Basis; parent: Parent } | { cannot: string };
 
-/** The declaration body for `v`, or the sentence naming everything the agent lacks for it. */
-export async function declarationFor(db: Db, v: JudgedVersion): Promise<Declarable> {
-  const [parent, exams, entries] = await Promise.all([parentOf(db, v), publishedGateDatasets(db, v.agent), currentEntries(db, v.agent)]);
+/** The basis for the next version of `resourcesId`, or the sentence naming everything the agent lacks for it. */
+export async function basisFor(db: Db, agent: string, resourcesId: string, fallbackParent: Parent | null): Promise<Based> {
+  const [parent, exams, entries] = await Promise.all([parentOf(db, agent, fallbackParent), publishedGateDatasets(db, agent), currentEntries(db, agent)]);
   const evaluator = evaluatorInForce(entries);
   const boundary = latestOf(entries, "canary_boundary")?.body as CanaryBoundary | undefined;
   const missing: string[] = [];
-  if (!parent) missing.push(`no parent: ${v.agent} has no approved default and this is the first version of ${v.resourcesId}`);
-  if (!exams.heldOut) missing.push(`no held-out dataset published as "${gateDatasetName(v.agent, "held_out")}"`);
-  if (!exams.canary) missing.push(`no canary dataset published as "${gateDatasetName(v.agent, "canary")}"`);
-  if (!evaluator) missing.push(`no evaluator in the registries for ${v.agent}`);
-  if (!boundary) missing.push(`no canary boundary in the registries for ${v.agent}`);
+  if (!parent) missing.push(`no parent: ${agent} has no approved default and ${resourcesId} had no version before this one`);
+  if (!exams.heldOut) missing.push(`no held-out dataset published as "${gateDatasetName(agent, "held_out")}"`);
+  if (!exams.canary) missing.push(`no canary dataset published as "${gateDatasetName(agent, "canary")}"`);
+  if (!evaluator) missing.push(`no evaluator in the registries for ${agent}`);
+  if (!boundary) missing.push(`no canary boundary in the registries for ${agent}`);
   if (!parent || !exams.heldOut || !exams.canary || !evaluator || !boundary) return { cannot: `cannot be judged: ${missing.join("; ")}` };
   const protectedFamilies = entries
     .filter((e) => e.kind === "protected_family")
     .map((e) => ({ family: e.name, max_regressions: (e.body as { maxRegressions: number }).maxRegressions }));
-  const raw = {
-    agent: v.agent,
+  const basis: Basis = {
+    agent,
     parent: { resources_id: parent.resourcesId, version: parent.version },
-    // The training rollouts that ran this resources id (stage 2 admits those started between declaration and bind).
-    training_data: { resources_ids: [v.resourcesId] },
+    // The training rollouts that ran this resources id between the declaration and the bind (stage 2's window).
+    training_data: { resources_ids: [resourcesId] },
     held_out_dataset: exams.heldOut.id,
     canary_dataset: exams.canary.id,
     evaluator: { id: evaluator.name, version: evaluator.version },
-    algorithm: { name: "agent-lightning (judged by Lightgate)", config: { resources_id: v.resourcesId, version: v.version } },
-    // Lightgate never sees the learner's code: the candidate's own content digest stands in for a revision.
-    code_revision: v.digest.replace(/^sha256:/, "").slice(0, 40),
-    scope: { tasks: names(entries, "task_distribution").length ? names(entries, "task_distribution") : [v.agent], tools: names(entries, "tool_contract"), destinations: names(entries, "destination") },
+    scope: { tasks: names(entries, "task_distribution").length ? names(entries, "task_distribution") : [agent], tools: names(entries, "tool_contract"), destinations: names(entries, "destination") },
     expected_evidence: {
       span_families: ["reward"],
       retry_budget: { expected_resamples_per_rollout: 0, unexpected_retries: unexpectedRetries(entries) },
@@ -76,8 +79,19 @@ export async function declarationFor(db: Db, v: JudgedVersion): Promise<Declarab
       allowed_side_effects: boundary.allowedSideEffects,
     },
     approvers: APPROVERS,
-    candidate_resources_id: v.resourcesId,
+    candidate_resources_id: resourcesId,
   };
+  return { basis, parent };
+}
+
+export type Declarable = { body: DeclareReceiptBody; parent: Parent } | { cannot: string };
+
+/**
+ * The declaration body from a basis. `revision` is the content digest standing in for a code revision (Lightgate
+ * never sees the learner's code): the judged version's own, or for a standing receipt the version it continues from.
+ */
+export function declarationBody(based: { basis: Basis; parent: Parent }, algorithmConfig: Record<string, string | number>, revision: string): Declarable {
+  const raw = { ...based.basis, algorithm: { name: "agent-lightning (judged by Lightgate)", config: algorithmConfig }, code_revision: revision.replace(/^sha256:/, "").slice(0, 40) };
   // The gate API's own schema: what it refuses from an algorithm (a moving name in the resources id, …) it
   // refuses here, naming the field, and the body is exactly what the HTTP path hands `declareReceipt`.
   const parsed = ZDeclareReceipt.safeParse(raw);
@@ -85,5 +99,12 @@ export async function declarationFor(db: Db, v: JudgedVersion): Promise<Declarab
     const issue = parsed.error.issues[0]!;
     return { cannot: `cannot be judged: ${issue.path.join(".") || "declaration"}: ${issue.message}` };
   }
-  return { body: parsed.data, parent };
+  return { body: parsed.data, parent: based.parent };
+}
+
+/** The declaration for `v` made when it is claimed (no standing receipt fits): the parent falls back to the version before. */
+export async function declarationFor(db: Db, v: JudgedVersion): Promise<Declarable> {
+  const based = await basisFor(db, v.agent, v.resourcesId, v.version > 1 ? { resourcesId: v.resourcesId, version: v.version - 1 } : null);
+  if ("cannot" in based) return based;
+  return declarationBody(based, { resources_id: v.resourcesId, version: v.version }, v.digest);
 }

@@ -24,7 +24,8 @@ export async function setAutoJudge(database: Database, actor: AuditActor, input:
       // Already on: the versions since it was turned on stay the ones to judge.
       const sinceVersion = enabled && !before?.enabled ? (head?.version ?? 0) : (before?.sinceVersion ?? head?.version ?? 0);
       const now = new Date();
-      const data = { enabled, sinceVersion, changedById: actor.id, changedAt: now };
+      // Off closes the standing receipt's window too (it is never bound); on again declares a new one.
+      const data = { enabled, sinceVersion, changedById: actor.id, changedAt: now, ...(enabled ? {} : { standingReceiptId: null, standingBasis: null, standingCheckedAt: null }) };
       const row = await tx.autoJudgeSetting.upsert({ where: key, create: { agent, resourcesId, ...data }, update: data });
       const closed = enabled
         ? 0
@@ -50,6 +51,8 @@ export type AutoJudgeView = {
     sinceVersion: number;
     changedBy: string;
     changedAt: Date;
+    /** The next version's receipt, declared ahead of it: its training window opened then (standing.ts). */
+    standing: { receiptId: string; declaredAt: Date } | null;
     versions: { version: number; digest: string; state: string; reason: string | null; coalescedInto: number | null; parent: string | null; candidateId: string | null; receiptId: string | null; gateRunId: string | null; gateRunStatus: string | null; verdict: string | null; seenAt: Date }[];
   }[];
 };
@@ -67,12 +70,14 @@ export async function autoJudgeView(db: Db, agent: string, limit = 20): Promise<
     // The verdict each judged version's run recorded against the link it sealed (as GET /v1/gate/gate-runs/{id} reads it).
     const verdicts = new Map<string, string | null>();
     for (const r of runs) verdicts.set(r.id, (await recordedChecks(db, r.candidateId, r.linkDigest)).verdict);
+    const standing = s.standingReceiptId ? await db.receiptDeclaration.findUnique({ where: { id: s.standingReceiptId }, select: { id: true, declaredAt: true } }) : null;
     out.push({
       resourcesId: s.resourcesId,
       enabled: s.enabled,
       sinceVersion: s.sinceVersion,
       changedBy: nameOf.get(s.changedById) ?? s.changedById,
       changedAt: s.changedAt,
+      standing: standing && { receiptId: standing.id, declaredAt: standing.declaredAt },
       versions: rows.map((r) => ({
         version: r.version,
         digest: r.digest,

@@ -4,8 +4,11 @@
 //   2. while the version being judged has its gate run open, nothing else starts (at most one per agent +
 //      resources id); when the run ended, the version is `judged`;
 //   3. with none open, the newest waiting version is claimed (`judging`) and those between are `coalesced` into it;
-//   4. the claimed version's receipt is declared, bound and its gate run requested through the gate API's own
-//      domain functions, as Lightgate (`AUTO_JUDGE_ACTOR`); what the agent lacks makes it `unjudgeable` with why.
+//   4. the claimed version is bound to the receipt declared ahead of it (standing.ts: its window holds the training
+//      rollouts since the previous version) or, when none fits, to one declared now, and its gate run requested —
+//      the gate API's own domain functions, as Lightgate (`AUTO_JUDGE_ACTOR`); what the agent lacks makes it
+//      `unjudgeable` with why;
+//   5. the next version's receipt is declared at once.
 // Steps 1–3 run in one transaction under the setting's lock and claim with a compare-and-set, so several server
 // processes on one database never judge a version twice.
 import type { Database } from "@/server/db/client";
@@ -14,7 +17,8 @@ import { bindCandidate } from "@/server/gate-api/bind";
 import { declareReceipt } from "@/server/gate-api/declare";
 import { requestRunForReceipt } from "@/server/gate-api/gate-runs";
 import { readDeclaration } from "@/server/receipts/declarations";
-import { declarationFor, type JudgedVersion } from "./declaration";
+import { declarationFor, type JudgedVersion, type Parent } from "./declaration";
+import { ensureStanding, takeStanding } from "./standing";
 import { AUTO_JUDGE_ACTOR, autoJudgeLock } from "./settings";
 
 /** A claim whose declaration never finished (the process died between claim and gate run) is let go after this. */
@@ -55,22 +59,28 @@ async function claimNext(database: Database, s: { agent: string; resourcesId: st
   );
 }
 
-/** Step 4: declare, bind, request the gate run — the gate API's own functions — or record why not. */
+/** Step 4: bind the standing receipt (or declare one now), request the gate run — the gate API's own functions — or record why not. */
 async function judge(database: Database, v: JudgedVersion, deadlineSeconds: number | undefined): Promise<PassOutcome> {
   const key = { agent_resourcesId_version: { agent: v.agent, resourcesId: v.resourcesId, version: v.version } };
   const unjudgeable = async (reason: string): Promise<PassOutcome> => {
     await database.db.autoJudgeVersion.update({ where: key, data: { state: "unjudgeable", reason: reason.slice(0, 2000), updatedAt: new Date() } });
     return { ...v, state: "unjudgeable", reason };
   };
-  const declarable = await declarationFor(database.db, v);
-  if ("cannot" in declarable) return unjudgeable(declarable.cannot);
-  const parentRow = await database.db.storeResourcesVersion.findUnique({ where: { resourcesId_version: { resourcesId: declarable.parent.resourcesId, version: declarable.parent.version } }, select: { digest: true } });
-  await database.db.autoJudgeVersion.update({ where: key, data: { parentResourcesId: declarable.parent.resourcesId, parentVersion: declarable.parent.version, parentDigest: parentRow?.digest ?? null, updatedAt: new Date() } });
   try {
-    const { receiptId, declaration: stored } = await declareReceipt(database, AUTO_JUDGE_ACTOR, declarable.body);
-    // The parent as the receipt pins it (by digest, resolved by declareReceipt from the store).
-    await database.db.autoJudgeVersion.update({ where: key, data: { receiptId, parentDigest: stored.parent.digest, updatedAt: new Date() } });
+    let receiptId: string;
+    let parent: Parent;
+    const standing = await takeStanding(database, v);
+    if (standing) ({ receiptId, parent } = standing);
+    else {
+      const declarable = await declarationFor(database.db, v);
+      if ("cannot" in declarable) return unjudgeable(declarable.cannot);
+      parent = declarable.parent;
+      await database.db.autoJudgeVersion.update({ where: key, data: { parentResourcesId: parent.resourcesId, parentVersion: parent.version, updatedAt: new Date() } });
+      receiptId = (await declareReceipt(database, AUTO_JUDGE_ACTOR, declarable.body)).receiptId;
+    }
     const declaration = (await readDeclaration(database.db, receiptId))!;
+    // The parent as the receipt pins it (by digest, resolved by declareReceipt from the store).
+    await database.db.autoJudgeVersion.update({ where: key, data: { receiptId, parentResourcesId: parent.resourcesId, parentVersion: parent.version, parentDigest: declaration.declaration.parent.digest, updatedAt: new Date() } });
     const bound = await bindCandidate(database, AUTO_JUDGE_ACTOR, declaration, { resources_id: v.resourcesId, version: v.version });
     await database.db.autoJudgeVersion.update({ where: key, data: { candidateId: bound.candidateId, updatedAt: new Date() } });
     const run = await requestRunForReceipt(database, AUTO_JUDGE_ACTOR, { ...declaration, candidateId: bound.candidateId }, { deadline_seconds: deadlineSeconds });
@@ -84,11 +94,17 @@ async function judge(database: Database, v: JudgedVersion, deadlineSeconds: numb
 
 /** One pass over every enabled setting; what it started or found unjudgeable. */
 export async function judgeNewVersions(database: Database, opts: { deadlineSeconds?: number } = {}): Promise<PassOutcome[]> {
-  const settings = await database.db.autoJudgeSetting.findMany({ where: { enabled: true }, orderBy: [{ agent: "asc" }, { resourcesId: "asc" }], select: { agent: true, resourcesId: true, sinceVersion: true } });
+  const settings = await database.db.autoJudgeSetting.findMany({
+    where: { enabled: true },
+    orderBy: [{ agent: "asc" }, { resourcesId: "asc" }],
+    select: { agent: true, resourcesId: true, sinceVersion: true, standingReceiptId: true, standingCheckedAt: true },
+  });
   const outcomes: PassOutcome[] = [];
   for (const s of settings) {
     const next = await claimNext(database, s);
     if (next) outcomes.push(await judge(database, next, opts.deadlineSeconds));
+    // The next version's window opens now: at once after a claim (its standing receipt was just taken).
+    await ensureStanding(database, next ? { ...s, standingReceiptId: null } : s, { now: next !== null });
   }
   return outcomes;
 }

@@ -19,5 +19,5 @@ const ZJudgedVersion = z.object({
 
 export const ZGetAutoJudgeOutput = z.object({
   agent: z.string(),
-  settings: z.array(z.object({ resourcesId: z.string(), enabled: z.boolean(), sinceVersion: z.number(), changedBy: z.string(), changedAt: z.date(), versions: z.array(ZJudgedVersion) })),
+  settings: z.array(z.object({ resourcesId: z.string(), enabled: z.boolean(), sinceVersion: z.number(), changedBy: z.string(), changedAt: z.date(), standing: z.object({ receiptId: z.string(), declaredAt: z.date() }).nullable(), versions: z.array(ZJudgedVersion) })),
 });

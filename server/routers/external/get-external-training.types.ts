@@ -45,5 +45,6 @@ export const ZGetExternalTrainingOutput = z.object({
     }),
   ),
   pendingRollups: z.number().int(),
+  trials: z.number().int(),
   now: z.number(),
 });

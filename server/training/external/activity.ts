@@ -4,14 +4,16 @@ import type { Database } from "@/server/db/client";
 import { all } from "@/server/db/sql/program";
 import { sqlRunnerFor } from "@/server/db/sql/runner";
 import { bucketSeconds } from "@/lib/training/external-figures";
+import { rolloutsOfSql, type Lineage } from "./trials";
 import { rewardSql } from "./versions";
 
 export type TimePoint = { at: number; mode: "train" | "val"; rollouts: number; rewarded: number; meanReward: number | null };
 
 /** Rollouts (train and val; test is not training) per time bucket of their start, with their mean final reward. */
-export async function rewardOverTime(database: Database, resourcesId: string): Promise<{ bucketSeconds: number; points: TimePoint[] }> {
+export async function rewardOverTime(database: Database, lineage: Lineage): Promise<{ bucketSeconds: number; points: TimePoint[] }> {
   const sql = sqlRunnerFor(database);
-  const [range] = await sql.read(() => all<{ lo: number | null; hi: number | null }>("SELECT MIN(start_time) AS lo, MAX(start_time) AS hi FROM store_rollouts WHERE resources_id = ?", [resourcesId]));
+  const rollouts = rolloutsOfSql(lineage, 0);
+  const [range] = await sql.read(() => all<{ lo: number | null; hi: number | null }>(`SELECT MIN(r.start_time) AS lo, MAX(r.start_time) AS hi FROM store_rollouts r WHERE ${rollouts.sql}`, rollouts.params));
   if (!range || range.lo === null || range.hi === null) return { bucketSeconds: 60, points: [] };
   const lo = Number(range.lo);
   const width = bucketSeconds(Number(range.hi) - lo, 200, 1);
@@ -21,9 +23,9 @@ export async function rewardOverTime(database: Database, resourcesId: string): P
     return all<{ b: number; m: string; n: number; k: number; mean: number | null }>(
       `SELECT ${bucket} AS b, CASE WHEN r.mode = 'val' THEN 'val' ELSE 'train' END AS m, COUNT(*) AS n, COUNT(${rewardSql(d)}) AS k, AVG(${rewardSql(d)}) AS mean
        FROM store_rollouts r LEFT JOIN rollout_rollups rr ON rr.rollout_id = r.rollout_id
-       WHERE r.resources_id = ? AND (r.mode IS NULL OR r.mode <> 'test')
+       WHERE ${rollouts.sql} AND (r.mode IS NULL OR r.mode <> 'test')
        GROUP BY 1, 2 ORDER BY 1, 2`,
-      [lo, width, resourcesId],
+      [lo, width, ...rollouts.params],
     );
   });
   return {
@@ -44,14 +46,15 @@ export type RunnerAtWork = {
 };
 
 /** Workers that served attempts of rollouts started since `fromSeconds` (the newest version), most recent first. */
-export async function runnersAtWork(database: Database, resourcesId: string, fromSeconds: number, limit = 50): Promise<RunnerAtWork[]> {
+export async function runnersAtWork(database: Database, lineage: Lineage, fromSeconds: number, limit = 50): Promise<RunnerAtWork[]> {
+  const rollouts = rolloutsOfSql(lineage, fromSeconds);
   const rows = await sqlRunnerFor(database).read(() =>
     all<{ worker_id: string; n: number; failed: number; last: number }>(
       `SELECT a.worker_id, COUNT(*) AS n, SUM(CASE WHEN a.status IN ('failed', 'timeout', 'unresponsive') THEN 1 ELSE 0 END) AS failed, MAX(a.start_time) AS last
        FROM store_rollouts r JOIN store_attempts a ON a.rollout_id = r.rollout_id
-       WHERE r.resources_id = ? AND r.start_time >= ? AND a.worker_id IS NOT NULL
+       WHERE ${rollouts.sql} AND a.worker_id IS NOT NULL
        GROUP BY a.worker_id ORDER BY MAX(a.start_time) DESC, a.worker_id LIMIT ${limit}`,
-      [resourcesId, fromSeconds],
+      rollouts.params,
     ),
   );
   if (rows.length === 0) return [];
@@ -59,7 +62,7 @@ export async function runnersAtWork(database: Database, resourcesId: string, fro
   const byId = new Map(workers.map((w) => [w.workerId, w]));
   const current = workers.map((w) => w.currentRolloutId).filter((id): id is string => id !== null);
   const ours = new Set(
-    current.length ? (await database.db.storeRollout.findMany({ where: { rolloutId: { in: current }, resourcesId }, select: { rolloutId: true } })).map((r) => r.rolloutId) : [],
+    current.length ? (await database.db.storeRollout.findMany({ where: { rolloutId: { in: current }, resourcesId: { in: [lineage.id, ...lineage.trials.keys()] } }, select: { rolloutId: true } })).map((r) => r.rolloutId) : [],
   );
   return rows.map((r) => {
     const w = byId.get(r.worker_id);

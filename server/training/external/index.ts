@@ -12,6 +12,7 @@ import { externalLineageSql, likeText } from "./own";
 import { refreshLineageRollups } from "./rollups";
 import { aggregateVersions, lineageVersions, versionEvidence, type VersionAggregate } from "./versions";
 import { rewardOverTime, runnersAtWork, type RunnerAtWork, type TimePoint } from "./activity";
+import { lineageWithTrials, trialsOf } from "./trials";
 
 type Head = { resources_id: string; create_time: number; update_time: number; version: number };
 
@@ -42,7 +43,7 @@ export type ExternalTrainingSummary = {
  * Lineages first: an algorithm such as APO publishes every prompt it tries with `add_resources` (a new id, one
  * version) and the one it keeps with `update_resources` (the next version of one id). Listing each trial as a
  * training buries the training under its trials, so ids with a single version are listed apart (`one-off`), and
- * the list says how many of the other kind there are.
+ * the list says how many of the other kind there are. A kept trial's rollouts count to its version (trials.ts).
  */
 export async function listExternalTrainings(
   database: Database,
@@ -66,9 +67,10 @@ export async function listExternalTrainings(
   for (const h of heads) {
     const latest = await database.db.storeResourcesVersion.findUnique({ where: { resourcesId_version: { resourcesId: h.resources_id, version: Number(h.version) } }, select: { createdAt: true } });
     const from = latest?.createdAt ?? 0;
-    // Only the newest version's rollouts: the list stays one bounded pass per row however long the training ran.
-    await refreshLineageRollups(database, h.resources_id, from);
-    const agg = (await aggregateVersions(database, h.resources_id, from)).get(Number(h.version));
+    // Only the newest version's rollouts (and its trials'): the list stays one bounded pass per row however long the training ran.
+    const lineage = trialsOf(await lineageWithTrials(database, h.resources_id), new Set([Number(h.version)]));
+    await refreshLineageRollups(database, lineage, from);
+    const agg = (await aggregateVersions(database, lineage, from)).get(Number(h.version));
     items.push({
       resourcesId: h.resources_id,
       createdAt: Number(h.create_time),
@@ -113,6 +115,8 @@ export type ExternalTraining = {
   runners: RunnerAtWork[];
   /** Rollouts whose rollup is still being computed (a very large backlog is caught up over the next polls). */
   pendingRollups: number;
+  /** Trial ids whose rollouts count to the version they ran (trials.ts). */
+  trials: number;
   now: number;
 };
 
@@ -133,14 +137,15 @@ const emptyAggregate = (version: number): VersionAggregate => ({
 export async function getExternalTraining(database: Database, resourcesId: string, now = Date.now() / 1000): Promise<ExternalTraining> {
   const head = await externalHead(database, resourcesId);
   if (!head) throw new DomainError("NOT_FOUND", `no external training has the resources id ${JSON.stringify(resourcesId.slice(0, 200))}`, "resourcesId");
-  const pendingRollups = await refreshLineageRollups(database, resourcesId);
-  const [versions, aggregates, overTime] = await Promise.all([lineageVersions(database, resourcesId), aggregateVersions(database, resourcesId), rewardOverTime(database, resourcesId)]);
+  const lineage = await lineageWithTrials(database, resourcesId);
+  const pendingRollups = await refreshLineageRollups(database, lineage);
+  const [versions, aggregates, overTime] = await Promise.all([lineageVersions(database, resourcesId), aggregateVersions(database, lineage), rewardOverTime(database, lineage)]);
   const rows: (Record<Figure, number | null> & { base: Omit<ExternalVersion, "figures"> })[] = [];
   for (const [i, v] of versions.entries()) {
     const next = versions[i + 1] ?? null;
     const agg = aggregates.get(v.version) ?? emptyAggregate(v.version);
     const window = { from: v.version === 1 ? 0 : v.createdAt, to: next?.createdAt ?? null };
-    const ev = agg.rollouts > 0 ? await versionEvidence(database, resourcesId, window, agg.fingerprint) : null;
+    const ev = agg.rollouts > 0 ? await versionEvidence(database, trialsOf(lineage, new Set([v.version])), window, agg.fingerprint) : null;
     // Throughput over the version's own window: from its first rollout to the next version (or its last activity).
     const finishedUntil = next?.createdAt ?? agg.lastActivity;
     rows.push({
@@ -177,7 +182,8 @@ export async function getExternalTraining(database: Database, resourcesId: strin
     versions: rows.map((r, i) => ({ ...r.base, figures: compared[i]! })),
     olderVersions: Math.max(0, Number(head.version) - versions.length),
     overTime,
-    runners: await runnersAtWork(database, resourcesId, versions.length === 1 ? 0 : latestFrom),
+    runners: await runnersAtWork(database, trialsOf(lineage, new Set([versions.at(-1)?.version ?? 0])), versions.length === 1 ? 0 : latestFrom),
+    trials: lineage.trials.size,
     pendingRollups,
     now,
   };

@@ -6,6 +6,7 @@ import type { Database } from "@/server/db/client";
 import { all } from "@/server/db/sql/program";
 import { sqlRunnerFor } from "@/server/db/sql/runner";
 import { refreshRollupsOf, type RolloutHead } from "@/server/receipts/rollups";
+import { rolloutsOfSql, type Lineage } from "./trials";
 
 const PAGE = 500;
 /** A request refreshes at most this many rollouts; the next poll picks up the rest (figures say how many wait). */
@@ -20,9 +21,10 @@ const STALE = `(rr.rollout_id IS NULL
   OR rr.source_key NOT LIKE CAST(r.span_seq AS TEXT) || '|' || CAST(r.attempt_count AS TEXT) || '|' || r.status || '|%'
   OR (r.end_time IS NULL) <> (rr.source_key LIKE '%|'))`;
 
-/** Refreshes the stale rollups of `resourcesId`'s rollouts started at or after `fromSeconds`; returns how many are still stale. */
-export async function refreshLineageRollups(database: Database, resourcesId: string, fromSeconds = 0): Promise<number> {
+/** Refreshes the stale rollups of the lineage's rollouts started at or after `fromSeconds` and its trials'; returns how many are still stale. */
+export async function refreshLineageRollups(database: Database, lineage: Lineage, fromSeconds = 0): Promise<number> {
   const sql = sqlRunnerFor(database);
+  const rollouts = rolloutsOfSql(lineage, fromSeconds);
   let done = 0;
   let afterId = "";
   for (;;) {
@@ -31,9 +33,9 @@ export async function refreshLineageRollups(database: Database, resourcesId: str
       all<HeadRow>(
         `SELECT r.rollout_id, r.status, r.mode, r.start_time, r.end_time, r.span_seq, r.attempt_count, r.resources_id
          FROM store_rollouts r LEFT JOIN rollout_rollups rr ON rr.rollout_id = r.rollout_id
-         WHERE r.resources_id = ? AND r.start_time >= ? AND r.rollout_id > ? AND ${STALE}
+         WHERE ${rollouts.sql} AND r.rollout_id > ? AND ${STALE}
          ORDER BY r.rollout_id LIMIT ${PAGE}`,
-        [resourcesId, fromSeconds, afterId],
+        [...rollouts.params, afterId],
       ),
     );
     if (rows.length === 0) return 0;
@@ -51,13 +53,14 @@ export async function refreshLineageRollups(database: Database, resourcesId: str
     done += heads.length;
     afterId = heads.at(-1)!.rolloutId;
     if (rows.length < PAGE) return 0;
-    if (done >= MAX_PER_REQUEST) return await countStale(database, resourcesId, fromSeconds);
+    if (done >= MAX_PER_REQUEST) return await countStale(database, lineage, fromSeconds);
   }
 }
 
-async function countStale(database: Database, resourcesId: string, fromSeconds: number): Promise<number> {
+async function countStale(database: Database, lineage: Lineage, fromSeconds: number): Promise<number> {
+  const rollouts = rolloutsOfSql(lineage, fromSeconds);
   const [row] = await sqlRunnerFor(database).read(() =>
-    all<{ n: number }>(`SELECT COUNT(*) AS n FROM store_rollouts r LEFT JOIN rollout_rollups rr ON rr.rollout_id = r.rollout_id WHERE r.resources_id = ? AND r.start_time >= ? AND ${STALE}`, [resourcesId, fromSeconds]),
+    all<{ n: number }>(`SELECT COUNT(*) AS n FROM store_rollouts r LEFT JOIN rollout_rollups rr ON rr.rollout_id = r.rollout_id WHERE ${rollouts.sql} AND ${STALE}`, rollouts.params),
   );
   return Number(row?.n ?? 0);
 }

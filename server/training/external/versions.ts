@@ -1,7 +1,7 @@
 // Per-version figures of one external training, aggregated in the database. A rollout ran the version of its
 // resources id in force when it started (the store names the id, not the version: Agent Lightning's runners
 // fetch the id's latest), i.e. the highest version created at or before its start; one before the first
-// version counts to version 1. Span coverage and retry debt are the gate's own functions
+// version counts to version 1; a kept trial's rollouts count to the version whose content they ran (trials.ts). Span coverage and retry debt are the gate's own functions
 // (server/gate/evidence/), fed the version's stored rollups 500 at a time and remembered per version until
 // its rollouts change, so only the version still running is re-read.
 import type { Database } from "@/server/db/client";
@@ -10,6 +10,7 @@ import { sqlRunnerFor } from "@/server/db/sql/runner";
 import { computeCoverage } from "@/server/gate/evidence/coverage";
 import { computeRetryDebt } from "@/server/gate/evidence/retry-debt";
 import type { RolloutRollup } from "@/server/gate/receipt/stage2";
+import { rolloutsOfSql, versionOfSql, type Lineage } from "./trials";
 
 /** The retry reasons the gate counts as debt (retry-debt.ts UNEXPECTED). */
 export const RETRY_REASONS = ["retry_after_failed", "retry_after_timeout", "retry_after_unresponsive", "manual"] as const;
@@ -41,9 +42,11 @@ type AggRow = Record<string, number | string | null>;
 const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
 const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
-/** One row per version that has rollouts, from one grouped query over the lineage's rollouts (index on resources_id). */
-export async function aggregateVersions(database: Database, resourcesId: string, fromSeconds = 0): Promise<Map<number, VersionAggregate>> {
+/** One row per version that has rollouts, from one grouped query over the lineage's rollouts and its trials' (trials.ts). */
+export async function aggregateVersions(database: Database, lineage: Lineage, fromSeconds = 0): Promise<Map<number, VersionAggregate>> {
   const reasons = RETRY_REASONS.map((r) => `'${r}'`).join(", ");
+  const version = versionOfSql(lineage);
+  const rollouts = rolloutsOfSql(lineage, fromSeconds);
   const rows = await sqlRunnerFor(database).read((d) =>
     all<AggRow>(
       `SELECT t.v AS version, COUNT(*) AS rollouts,
@@ -62,13 +65,13 @@ export async function aggregateVersions(database: Database, resourcesId: string,
          SUM(t.span_seq) AS span_seq, SUM(t.attempt_count) AS attempts
        FROM (SELECT r.mode, r.status, r.start_time, r.end_time, r.span_seq, r.attempt_count,
                CASE WHEN r.mode IS NULL OR r.mode = 'train' THEN 1 ELSE 0 END AS train,
-               COALESCE((SELECT MAX(x.version) FROM store_resources_versions x WHERE x.resources_id = r.resources_id AND x.created_at <= r.start_time), 1) AS v,
+               ${version.sql} AS v,
                CASE WHEN EXISTS (SELECT 1 FROM store_attempts a WHERE a.rollout_id = r.rollout_id AND a.reason IN (${reasons})) THEN 1 ELSE 0 END AS retried,
                ${rewardSql(d)} AS reward
              FROM store_rollouts r LEFT JOIN rollout_rollups rr ON rr.rollout_id = r.rollout_id
-             WHERE r.resources_id = ? AND r.start_time >= ?) t
+             WHERE ${rollouts.sql}) t
        GROUP BY t.v ORDER BY t.v`,
-      [resourcesId, fromSeconds],
+      [...version.params, ...rollouts.params],
     ),
   );
   const out = new Map<number, VersionAggregate>();
@@ -104,9 +107,10 @@ const PAGE = 500;
 const CACHE_LIMIT = 2_000;
 const cache = new Map<string, VersionEvidence>();
 
-/** Coverage and retry debt of the rollouts started in [from, to), from their stored rollups, a page at a time. */
-export async function versionEvidence(database: Database, resourcesId: string, window: { from: number; to: number | null }, fingerprint: string): Promise<VersionEvidence> {
-  const key = JSON.stringify([database.target.url, resourcesId, window.from, window.to, fingerprint]);
+/** Coverage and retry debt of the lineage's rollouts started in [from, to) and its trials', from their stored rollups, a page at a time. */
+export async function versionEvidence(database: Database, lineage: Lineage, window: { from: number; to: number | null }, fingerprint: string): Promise<VersionEvidence> {
+  const trials = [...lineage.trials.keys()];
+  const key = JSON.stringify([database.target.url, lineage.id, trials, window.from, window.to, fingerprint]);
   const hit = cache.get(key);
   if (hit) return hit;
   let considered = 0;
@@ -119,9 +123,10 @@ export async function versionEvidence(database: Database, resourcesId: string, w
     const rows = await sql.read(() =>
       all<{ rollout_id: string; start_time: number; rollup: string }>(
         `SELECT rollout_id, start_time, rollup FROM rollout_rollups
-         WHERE resources_id = ? AND start_time >= ? ${window.to === null ? "" : "AND start_time < ?"} AND (start_time > ? OR (start_time = ? AND rollout_id > ?))
+         WHERE ((resources_id = ? AND start_time >= ? ${window.to === null ? "" : "AND start_time < ?"})${trials.length ? ` OR resources_id IN (${trials.map(() => "?").join(", ")})` : ""})
+           AND (start_time > ? OR (start_time = ? AND rollout_id > ?))
          ORDER BY start_time, rollout_id LIMIT ${PAGE}`,
-        [resourcesId, window.from, ...(window.to === null ? [] : [window.to]), after.start, after.start, after.id],
+        [lineage.id, window.from, ...(window.to === null ? [] : [window.to]), ...trials, after.start, after.start, after.id],
       ),
     );
     const rollups = rows.map((r) => JSON.parse(r.rollup) as RolloutRollup);

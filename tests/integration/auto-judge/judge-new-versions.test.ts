@@ -16,6 +16,7 @@ import { runnerLoop, verifierLoop, type ExamWorld } from "../../helpers/learner-
 import { serveTrpc, type TrpcServer } from "../../helpers/trpc-server";
 import { keyHeaders } from "../../helpers/matrix-client";
 import { orchestrateGates } from "@/server/receipts/gate-queue";
+import { stepGateRun } from "@/server/receipts/gate-run/step";
 
 const R = "faq-prompt-auto";
 const prompt = (n: number) => ({ prompt: { resource_type: "prompt_template", template: `Answer {question} briefly, cite the knowledge base (round ${n}).`, engine: "f-string" } });
@@ -194,7 +195,58 @@ describeEachDialect(
       expect(seen.map((r) => [r.version, r.state, r.coalescedInto])).toEqual([[1, "coalesced", 3], [2, "coalesced", 3], [3, "judging", null]]);
       // The approved default adopted above is the parent.
       expect(seen[2]!.parentResourcesId).toBe(world.parent.resources_id);
-      expect(await world.database.db.receiptDeclaration.count({ where: { declaredById: "lightgate-auto-judge", declaration: { contains: race } } })).toBe(1);
+      // One receipt bound for the race; the one declared ahead of v4 stands unbound.
+      expect(await world.database.db.receiptDeclaration.count({ where: { declaredById: "lightgate-auto-judge", declaration: { contains: race }, candidateId: { not: null } } })).toBe(1);
+      expect(await world.database.db.receiptDeclaration.count({ where: { declaredById: "lightgate-auto-judge", declaration: { contains: race }, candidateId: null } })).toBe(1);
+    });
+
+    it("binds the training rollouts that ran since the previous version: the next version's receipt is declared ahead of it", async () => {
+      const lineage = "faq-prompt-window";
+      expect((await world.call("algorithm", "POST", `/v1/agl/resources/${lineage}`, prompt(1))).status).toBe(200);
+      expect((await mutate(admin.headers, { agent: AGENT, resourcesId: lineage, enabled: true })).status).toBe(200);
+      const setting = () => world.database.db.autoJudgeSetting.findUniqueOrThrow({ where: { agent_resourcesId: { agent: AGENT, resourcesId: lineage } } });
+      expect(await judgeNewVersions(world.database)).toEqual([]);
+      const standing = (await setting()).standingReceiptId;
+      expect(standing).toMatch(/^rcpt-/);
+
+      // The algorithm trains on v1: train and validation rollouts of the lineage, one of another id, one before nothing.
+      const enqueue = async (rows: { mode: string; resources_id: string }[]) => {
+        const r = await world.call("algorithm", "POST", "/v1/agl/queues/rollouts/enqueue", { rollouts: rows.map((x, i) => ({ input: { question: `q${i}` }, ...x })) });
+        expect(r.status).toBe(201);
+        return (r.body as { rollout_id: string }[]).map((x) => x.rollout_id);
+      };
+      const trained = await enqueue([{ mode: "train", resources_id: lineage }, { mode: "train", resources_id: lineage }, { mode: "val", resources_id: lineage }]);
+      const elsewhere = await enqueue([{ mode: "train", resources_id: "some-other-prompt" }]);
+      expect((await world.call("algorithm", "POST", `/v1/agl/resources/${lineage}`, prompt(2))).status).toBe(200);
+
+      const judged = await judgeNewVersions(world.database, { deadlineSeconds: 60 });
+      const mine = judged.filter((o) => o.resourcesId === lineage);
+      expect(mine.map((o) => [o.version, o.state])).toEqual([[2, "judging"]]);
+      const row = await world.database.db.autoJudgeVersion.findUniqueOrThrow({ where: { agent_resourcesId_version: { agent: AGENT, resourcesId: lineage, version: 2 } } });
+      expect(row.receiptId).toBe(standing);
+      const held = await world.database.db.retentionHold.findMany({ where: { reason: `receipt:${row.candidateId}` }, select: { rolloutId: true } });
+      expect(held.map((h) => h.rolloutId).sort()).toEqual([...trained].sort());
+      expect(held.map((h) => h.rolloutId)).not.toContain(elsewhere[0]);
+      // The next version's receipt stands already, declared after this one was bound.
+      const next = (await setting()).standingReceiptId;
+      expect(next).toMatch(/^rcpt-/);
+      expect(next).not.toBe(standing);
+
+      // A standing receipt whose pins changed is never bound: a new evaluator version makes v3's receipt a fresh one.
+      const evaluatorRow = await world.database.db.registryEntry.findFirstOrThrow({ where: { kind: "evaluator", agent: { in: [AGENT, "*"] } }, orderBy: { createdAt: "desc" } });
+      await publishRegistryEntry(world.database, { kind: "evaluator", name: evaluatorRow.name, agent: evaluatorRow.agent, version: `${evaluatorRow.version}.1`, body: JSON.parse(evaluatorRow.body) as Record<string, unknown>, actor: SYSTEM });
+      expect((await world.call("algorithm", "POST", `/v1/agl/resources/${lineage}`, prompt(3))).status).toBe(200);
+      // v2's run ends with no runner at work: every phase past its deadline (the step is told the time).
+      for (let day = 1; ; day++) {
+        const step = await stepGateRun(world.database, row.gateRunId!, "aj-window", 60, new Date(Date.now() + day * 86_400_000));
+        if (step?.status === "done" || step?.status === "failed") break;
+        if (day > 30) throw new Error(`gate run still ${step?.phase}`);
+      }
+      const again = (await judgeNewVersions(world.database, { deadlineSeconds: 60 })).filter((o) => o.resourcesId === lineage);
+      expect(again.map((o) => [o.version, o.state])).toEqual([[3, "judging"]]);
+      const v3 = await world.database.db.autoJudgeVersion.findUniqueOrThrow({ where: { agent_resourcesId_version: { agent: AGENT, resourcesId: lineage, version: 3 } } });
+      expect(v3.receiptId).not.toBe(next);
+      expect((await world.database.db.receiptDeclaration.findUniqueOrThrow({ where: { id: next! } })).candidateId).toBeNull();
     });
 
     it("refuses hostile input with a 4xx that writes nothing, and audits the refusal", async () => {

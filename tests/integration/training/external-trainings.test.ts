@@ -52,8 +52,8 @@ describeEachDialect(
       await s.client.updateAttempt(rolloutId, got.attempt.attempt_id, { status });
     }
 
-    async function rollout(mode: "train" | "val", worker: string, reward: number | null, opts: { maxAttempts?: number } = {}) {
-      const r = await s.client.enqueueRollout({ task: `${mode}-${Math.random()}` }, { mode, resources_id: LINEAGE, config: rolloutConfig({ max_attempts: opts.maxAttempts ?? 1, retry_condition: ["failed"] }) });
+    async function rollout(mode: "train" | "val", worker: string, reward: number | null, opts: { maxAttempts?: number; resourcesId?: string } = {}) {
+      const r = await s.client.enqueueRollout({ task: `${mode}-${Math.random()}` }, { mode, resources_id: opts.resourcesId ?? LINEAGE, config: rolloutConfig({ max_attempts: opts.maxAttempts ?? 1, retry_condition: ["failed"] }) });
       await attempt(r.rollout_id, worker, reward, "succeeded");
       return r.rollout_id as string;
     }
@@ -164,6 +164,43 @@ describeEachDialect(
       expect((await refusal(caller.external.listTrainings({ limit: 10_000 }))).code).toBe("BAD_REQUEST");
       expect((await refusal(callerFor(s.database, null).external.getTraining({ resourcesId: LINEAGE }))).code).toBe("UNAUTHORIZED");
       expect((await caller.external.getTraining({ resourcesId: LINEAGE })).versions).toHaveLength(2);
+    });
+
+    it("a kept trial's rollouts count to the version whose exact content they ran (add_resources trials, update_resources keeps one)", async () => {
+      while (await s.client.dequeue("drain")); // the previous test's trial rollout, never run
+      const KEPT = "hill-climb-prompt";
+      const template = (t: string) => ({ prompt: { resource_type: "prompt_template", template: t, engine: "f-string" } });
+      await s.client.updateResources(KEPT, template("Answer."));
+      await tick();
+      await rollout("train", "hill-runner", 0.25, { resourcesId: KEPT });
+      // Two trials of round 1, each under its own id; the algorithm keeps the first (same content, next version).
+      const kept = await s.client.addResources(template("Answer. Cite the policy."));
+      const dropped = await s.client.addResources(template("Answer. Use emoji."));
+      await rollout("train", "hill-runner", 1, { resourcesId: kept.resources_id });
+      await rollout("train", "hill-runner", 0.5, { resourcesId: kept.resources_id });
+      await rollout("val", "hill-runner", 0.75, { resourcesId: kept.resources_id });
+      await rollout("train", "hill-runner", 0, { resourcesId: dropped.resources_id });
+      await tick();
+      await s.client.updateResources(KEPT, template("Answer. Cite the policy."));
+
+      const t = await getExternalTraining(s.database, KEPT);
+      expect(t.trials).toBe(1);
+      expect(t.rollouts).toBe(4); // the dropped trial's rollout is nobody's version
+      const [v1, v2] = t.versions;
+      expect(v1).toMatchObject({ version: 1, trainRollouts: 1 });
+      expect(v1!.figures.trainReward.value).toBe(0.25);
+      expect(v2).toMatchObject({ version: 2, trainRollouts: 2, valRollouts: 1, coverageConsidered: 3 });
+      expect(v2!.figures.trainReward).toEqual({ value: 0.75, previous: 0.25, delta: 0.5 });
+      expect(v2!.figures.valReward.value).toBe(0.75);
+      expect(v2!.figures.coverage.value).toBe(1);
+      expect(t.overTime.points.filter((p) => p.mode === "train").reduce((n, p) => n + p.rollouts, 0)).toBe(3);
+      expect(t.runners.map((r) => r.workerId)).toEqual(["hill-runner"]);
+      // The list reads the newest version with its trial, though the trial ran before the version existed.
+      const listed = (await listExternalTrainings(s.database, { search: KEPT, offset: 0, limit: 10 })).items[0];
+      expect(listed).toMatchObject({ resourcesId: KEPT, versions: 2, latest: { version: 2, trainReward: 0.75, valReward: 0.75, rollouts: 3 } });
+      // A gate pin of the same content (a gate run's copy) is never a trial.
+      await s.store.updateResources("lg-pin-feedfacefeedface", template("Answer. Cite the policy."));
+      expect((await getExternalTraining(s.database, KEPT)).trials).toBe(1);
     });
 
     it("a lineage larger than a page: rollups caught up 500 at a time, every rollout counted once", async () => {
