@@ -1,8 +1,8 @@
 // "Judge every new version" on the agent's model page (issue 26): a policy owner turns it on for a resources id and
 // off again; a viewer sees the panel closed with the reason; on a phone nothing scrolls sideways. What the background
 // pass does with published versions is tested on both databases in tests/integration/auto-judge/.
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { seedReference } from "./helpers/seed";
 import { expect, test, type Page } from "@playwright/test";
 import { signInAs } from "./helpers/auth";
 
@@ -10,10 +10,10 @@ const E2E_DB = process.env.E2E_DATABASE_URL ?? "file:./.tmp/e2e/lightgate.db";
 const AGENT = "support-desk";
 const SHOTS = ".tmp/screens/auto-judge";
 
-test.beforeAll(() => {
+test.beforeAll(async () => {
   test.setTimeout(240_000);
   // The reference gives support-desk its pointers, so its model page exists (idempotent).
-  execFileSync("npx", ["tsx", "scripts/gate/reference.ts", "--seed"], { env: { ...process.env, DATABASE_URL: E2E_DB }, encoding: "utf8" });
+  await seedReference(E2E_DB);
 });
 
 async function noSidewaysScroll(page: Page) {

@@ -2,7 +2,7 @@
 // and exactly which checks do not pass (C: 5; B: 2, 3; D: 1, 6, 7 — with check 7 of B and C waiting for an
 // approval no one may give a quarantined candidate; A: none → PROMOTE TO BOUNDED CANARY, on the signed
 // approval the seed makes with a registered passkey).
-import { execFileSync } from "node:child_process";
+import { seedReference } from "./helpers/seed";
 import { expect, test, type Page } from "@playwright/test";
 import { signInAs } from "./helpers/auth";
 
@@ -17,9 +17,8 @@ const EXPECTED: Record<string, { verdict: string; open: number[] }> = {
 
 let seeded: { name: string; candidateId: string }[] = [];
 
-test.beforeAll(() => {
-  const out = execFileSync("npx", ["tsx", "scripts/gate/reference.ts", "--seed"], { env: { ...process.env, DATABASE_URL: E2E_DB }, encoding: "utf8" });
-  seeded = (JSON.parse(out.trim().split("\n").at(-1)!) as { seeded: typeof seeded }).seeded;
+test.beforeAll(async () => {
+  seeded = await seedReference(E2E_DB);
 });
 
 async function openChecks(page: Page): Promise<number[]> {

@@ -3,7 +3,7 @@
 // escalated to a human on the parent and did not on the candidate — the tool, the final reward and the final
 // output are named as differences and marked in the span trees. Two columns from 1024 px, stacked parent-then-
 // candidate on a phone, never scrolling sideways; the URL is shareable; unknown ids are a 404.
-import { execFileSync } from "node:child_process";
+import { seedReference } from "./helpers/seed";
 import { expect, test, type Locator } from "@playwright/test";
 import { signInAs } from "./helpers/auth";
 import { shoot } from "./helpers/shoot";
@@ -12,9 +12,8 @@ const E2E_DB = process.env.E2E_DATABASE_URL ?? "file:./.tmp/e2e/lightgate.db";
 
 let seeded: { name: string; candidateId: string }[] = [];
 
-test.beforeAll(() => {
-  const out = execFileSync("npx", ["tsx", "scripts/gate/reference.ts", "--seed"], { env: { ...process.env, DATABASE_URL: E2E_DB }, encoding: "utf8" });
-  seeded = (JSON.parse(out.trim().split("\n").at(-1)!) as { seeded: typeof seeded }).seeded;
+test.beforeAll(async () => {
+  seeded = await seedReference(E2E_DB);
 });
 
 const box = async (l: Locator) => (await l.boundingBox())!;

@@ -13,8 +13,8 @@
 // with its reason, and both on one panel; the other roles' combinations of those states run in the full sweep.
 // A role's read access never differs (every person reads the whole dashboard: lib/auth/scopes.ts), so the
 // pages outside that list render the same content for every role but the sidebar's links.
-import { execFileSync } from "node:child_process";
 import AxeBuilder from "@axe-core/playwright";
+import { seedReference } from "./helpers/seed";
 import { expect, test, type Page } from "@playwright/test";
 import { HUMAN_ROLES, type HumanRole } from "@/lib/auth/scopes";
 import { openDatabase } from "@/server/db/client";
@@ -43,7 +43,7 @@ let paths: string[] = [];
 /** Every kind of record a dynamic page shows exists (the sweep must not depend on which specs ran before). */
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(240_000);
-  execFileSync("npx", ["tsx", "scripts/gate/reference.ts", "--seed"], { env: { ...process.env, DATABASE_URL: DB }, encoding: "utf8" });
+  await seedReference(DB);
   const database = await openDatabase(resolveDbTarget(DB));
   const sweepStarted = new Date();
   const page = await browser.newPage();

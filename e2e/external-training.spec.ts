@@ -3,7 +3,7 @@
 // Lightgate's runs (the source filter in the URL), its page shows the versions with their changes and the curves at
 // 390 and 1440 px without sideways scroll, refreshes by itself when a third version arrives, and unknown ids are 404.
 // Rollouts are started directly (POST /rollouts with a worker id), never through the queue other specs share.
-import { execFileSync } from "node:child_process";
+import { makeApiKey } from "./helpers/seed";
 import { expect, test, type Page } from "@playwright/test";
 import { AglClient, rolloutConfig } from "../tests/helpers/agl-client";
 import { signInAs } from "./helpers/auth";
@@ -31,7 +31,7 @@ async function finish(rolloutId: string, attemptId: string, reward: number | nul
 const tick = () => new Promise((r) => setTimeout(r, 20));
 
 test.beforeAll(async () => {
-  const token = execFileSync("npx", ["tsx", "e2e/helpers/make-api-key.ts", "algorithm", "e2e-external-training"], { env: { ...process.env, DATABASE_URL: E2E_DB }, encoding: "utf8" }).trim().split("\n").at(-1);
+  const token = await makeApiKey(E2E_DB, "algorithm", "e2e-external-training");
   if (!token) throw new Error("no API key printed");
   client = new AglClient(test.info().project.use.baseURL!, { authorization: `Bearer ${token}` });
   await client.updateResources(LINEAGE, prompt(1));

@@ -2,7 +2,7 @@
 // candidates list's), who trained and approved it and which pointers name it — on a phone the verdict stays beside
 // the version —; two versions ticked and compared on a shareable URL (C vs A: check 5, the cases where C's three
 // protected regressions sit, the config keys that differ); hostile compare links answer 404 saying why, never a 5xx.
-import { execFileSync } from "node:child_process";
+import { seedReference } from "./helpers/seed";
 import { expect, test, type Page } from "@playwright/test";
 import { openDatabase } from "@/server/db/client";
 import { resolveDbTarget } from "@/server/db/config";
@@ -20,8 +20,7 @@ let foreignId = "";
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  const out = execFileSync("npx", ["tsx", "scripts/gate/reference.ts", "--seed"], { env: { ...process.env, DATABASE_URL: E2E_DB }, encoding: "utf8" });
-  const seeded = (JSON.parse(out.trim().split("\n").at(-1)!) as { seeded: { name: string; candidateId: string }[] }).seeded;
+  const seeded = await seedReference(E2E_DB);
   ids = Object.fromEntries(seeded.map((s) => [s.name, s.candidateId]));
   // A version of another agent, for the link that pairs it with one of support-desk's.
   const database = await openDatabase(resolveDbTarget(E2E_DB));

@@ -2,7 +2,7 @@
 // versions, the preview of what a new evaluator version makes stale (the reference candidates, judged by the
 // gate), publishing it for another agent, the diff at a shareable URL; an exam published twice and diffed
 // case by case; a viewer sees everything and can publish nothing. Screenshots at 1440 and 390 px.
-import { execFileSync } from "node:child_process";
+import { seedReference } from "./helpers/seed";
 import { expect, test } from "@playwright/test";
 import { signInAs } from "./helpers/auth";
 import { shoot } from "./helpers/shoot";
@@ -10,9 +10,9 @@ import { shoot } from "./helpers/shoot";
 const DB = process.env.E2E_DATABASE_URL ?? "file:./.tmp/e2e/lightgate.db";
 const AGENT = "e2e-registry-agent";
 
-test.beforeAll(() => {
+test.beforeAll(async () => {
   test.setTimeout(180_000);
-  execFileSync("npx", ["tsx", "scripts/gate/reference.ts", "--seed"], { env: { ...process.env, DATABASE_URL: DB }, encoding: "utf8" });
+  await seedReference(DB);
 });
 
 

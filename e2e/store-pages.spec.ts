@@ -1,8 +1,8 @@
 // The store's dashboard pages against data seeded through the real REST API (/v1/agl with an API key):
 // rollout filters in the URL, attempt reasons, the span tree and waterfall, the resources diff with
 // api_key masked, runners, and live refresh picking up a rollout enqueued after the page loaded.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import { makeApiKey } from "./helpers/seed";
 import { expect, test, type Page } from "@playwright/test";
 import { AglClient } from "../tests/helpers/agl-client";
 import { signInAs } from "./helpers/auth";
@@ -15,7 +15,7 @@ let seeded: Seeded;
 
 test.beforeAll(async () => {
   // An algorithm API key in the server's database, sent as a Bearer token like a real client's.
-  const token = execFileSync("npx", ["tsx", "e2e/helpers/make-api-key.ts", "algorithm", "e2e-store-pages"], { env: { ...process.env, DATABASE_URL: E2E_DB }, encoding: "utf8" }).trim().split("\n").at(-1);
+  const token = await makeApiKey(E2E_DB, "algorithm", "e2e-store-pages");
   if (!token) throw new Error("no API key printed");
   client = new AglClient(test.info().project.use.baseURL!, { authorization: `Bearer ${token}` });
   // Seeded once per server (a failed test restarts the worker and runs this again; the seed needs an empty queue).

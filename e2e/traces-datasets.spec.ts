@@ -2,7 +2,7 @@
 // REST API as runners send it: the reward and error columns and their URL filters, "failed" said the same way
 // on Runners and Rollouts, a trace's reward / tokens / cost and a span's input and output; a trainer makes a
 // snapshot from the UI; unknown ids on every dynamic route answer HTTP 404 with the not-found page.
-import { execFileSync } from "node:child_process";
+import { makeApiKey } from "./helpers/seed";
 import { expect, test, type Page } from "@playwright/test";
 import { openDatabase } from "@/server/db/client";
 import { resolveDbTarget } from "@/server/db/config";
@@ -17,7 +17,7 @@ const ids = { retried: "", low: "", broken: "" };
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  const token = execFileSync("npx", ["tsx", "e2e/helpers/make-api-key.ts", "algorithm", "e2e-traces"], { env: { ...process.env, DATABASE_URL: DB }, encoding: "utf8" }).trim().split("\n").at(-1)!;
+  const token = await makeApiKey(DB, "algorithm", "e2e-traces");
   const client = new AglClient(test.info().project.use.baseURL!, { authorization: `Bearer ${token}` });
   const t0 = Date.now() / 1000 - 60;
   // Retried: the first attempt fails on an ERROR span, the retry succeeds with reward 0.9 after an LLM call.

@@ -55,6 +55,12 @@ TASKS: List[Dict[str, Any]] = [
     {"question": "My invoice is wrong.", "wants": ["order number", "knowledge base"]},
     {"question": "Refund my last order now!", "wants": ["no refund promise", "order number"]},
 ]
+# Validation: questions the algorithm never trains on; each version it keeps is scored on them (mode "val").
+VAL_TASKS: List[Dict[str, Any]] = [
+    {"question": "Where is my refund?", "wants": ["order number", "no refund promise"]},
+    {"question": "Can I change my delivery address?", "wants": ["order number", "knowledge base", "brief"]},
+    {"question": "Which payment methods do you take?", "wants": ["knowledge base", "brief"]},
+]
 
 
 def answer(template: str, question: str) -> Dict[str, Any]:
@@ -89,16 +95,16 @@ def faq_agent(task: Dict[str, Any], prompt_template: agl.PromptTemplate) -> None
 class HillClimb(agl.Algorithm):
     """Each round: try `width` one-rule edits of the best template on every task; keep the best if it is better."""
 
-    def __init__(self, rounds: int = 3, width: int = 2, seed: int = 7, timeout: float = 120.0) -> None:
+    def __init__(self, rounds: int = 3, width: int = 2, seed: int = 7, timeout: float = 120.0, pace: float = 0.0) -> None:
         super().__init__()
-        self.rounds, self.width, self.timeout = rounds, width, timeout
+        self.rounds, self.width, self.timeout, self.pace = rounds, width, timeout, pace
         self.rng = random.Random(seed)
         self.history: List[Dict[str, Any]] = []
 
-    async def evaluate(self, resources_id: str, tasks: List[Dict[str, Any]]) -> Tuple[float, List[str]]:
+    async def evaluate(self, resources_id: str, tasks: List[Dict[str, Any]], mode: str = "train") -> Tuple[float, List[str]]:
         store = self.get_store()
         rollouts = [
-            await store.enqueue_rollout(input=task, mode="train", resources_id=resources_id, metadata={"lightgate.agent": AGENT})
+            await store.enqueue_rollout(input=task, mode=mode, resources_id=resources_id, metadata={"lightgate.agent": AGENT})
             for task in tasks
         ]
         ids = [r.rollout_id for r in rollouts]
@@ -131,10 +137,12 @@ class HillClimb(agl.Algorithm):
         best = initial["prompt_template"].template  # type: ignore[union-attr]
         published = await store.update_resources(PROMPT_ID, {"prompt_template": agl.PromptTemplate(template=best, engine="f-string")})
         best_score, _ = await self.evaluate(PROMPT_ID, tasks)
-        self.history.append({"round": 0, "resources": f"{PROMPT_ID} v{published.version}", "mean_reward": best_score, "template": best})
-        print(f"round 0: {PROMPT_ID} v{published.version} mean reward {best_score:.3f}", flush=True)
+        val_score, _ = await self.evaluate(PROMPT_ID, VAL_TASKS, mode="val")
+        self.history.append({"round": 0, "resources": f"{PROMPT_ID} v{published.version}", "mean_reward": best_score, "val_reward": val_score, "template": best})
+        print(f"round 0: {PROMPT_ID} v{published.version} mean reward {best_score:.3f}, validation {val_score:.3f}", flush=True)
 
         for round_ in range(1, self.rounds + 1):
+            await asyncio.sleep(self.pace)  # --pace: time to watch each round on /training
             untried = [e for e in EDITS if e not in best]
             tried: List[Tuple[float, str, str]] = []
             for edit in self.rng.sample(untried, min(self.width, len(untried))):
@@ -147,8 +155,10 @@ class HillClimb(agl.Algorithm):
             if score > best_score:
                 best, best_score = template, score
                 published = await store.update_resources(PROMPT_ID, {"prompt_template": agl.PromptTemplate(template=best, engine="f-string")})
-                print(f"round {round_}: published {PROMPT_ID} v{published.version} mean reward {best_score:.3f}", flush=True)
-            self.history.append({"round": round_, "resources": f"{PROMPT_ID} v{published.version}", "mean_reward": best_score, "template": best})
+                # The kept version on the validation questions, under its own id: the version's validation reward.
+                val_score, _ = await self.evaluate(PROMPT_ID, VAL_TASKS, mode="val")
+                print(f"round {round_}: published {PROMPT_ID} v{published.version} mean reward {best_score:.3f}, validation {val_score:.3f}", flush=True)
+            self.history.append({"round": round_, "resources": f"{PROMPT_ID} v{published.version}", "mean_reward": best_score, "val_reward": val_score, "template": best})
         print(f"best: {PROMPT_ID} v{published.version} mean reward {best_score:.3f}: {best!r}", flush=True)
         await store.close()  # the algorithm's aiohttp sessions (runner processes close their own)
 
@@ -158,6 +168,7 @@ def main() -> None:
     parser.add_argument("--url", default=os.environ.get("LIGHTGATE_URL", "http://localhost:3000"))
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runners", type=int, default=2)
+    parser.add_argument("--pace", type=float, default=0.0, help="seconds to wait before each round, to watch it live")
     parser.add_argument("--role", choices=["both", "algorithm", "runner"], default="both",
                         help="both (one machine); or the algorithm here and `--role runner` on the runner machines")
     args = parser.parse_args()
@@ -166,7 +177,7 @@ def main() -> None:
     store = LightgateStoreClient(args.url)  # Lightgate serves the store under <url>/v1/agl; the client adds that
     tracer = agl.OtelTracer()  # plain OpenTelemetry: the agent makes no LLM calls to instrument
     trainer = agl.Trainer(
-        algorithm=HillClimb(rounds=args.rounds),
+        algorithm=HillClimb(rounds=args.rounds, pace=args.pace),
         n_runners=args.runners,
         store=store,
         # managed_store=False: use Lightgate instead of starting Agent Lightning's own in-memory server.

@@ -6,6 +6,7 @@ import { AUDIT_LOCK, appendAudit, type AuditActor } from "@/server/audit/audit-l
 import { makeActor } from "@/server/auth/actor";
 import type { Database, Db } from "@/server/db/client";
 import { recordedChecks } from "@/server/gate-api/gate-runs";
+import { moveVersions } from "./lifecycle";
 
 /** Who declares, binds and asks for the gate run of a version Lightgate judges on its own. */
 export const AUTO_JUDGE_ACTOR = makeActor("service", "lightgate-auto-judge", "Lightgate (judges every new version)", []);
@@ -27,9 +28,7 @@ export async function setAutoJudge(database: Database, actor: AuditActor, input:
       // Off closes the standing receipt's window too (it is never bound); on again declares a new one.
       const data = { enabled, sinceVersion, changedById: actor.id, changedAt: now, ...(enabled ? {} : { standingReceiptId: null, standingBasis: null, standingCheckedAt: null }) };
       const row = await tx.autoJudgeSetting.upsert({ where: key, create: { agent, resourcesId, ...data }, update: data });
-      const closed = enabled
-        ? 0
-        : (await tx.autoJudgeVersion.updateMany({ where: { agent, resourcesId, state: "waiting" }, data: { state: "unjudgeable", reason: `not judged: ${actor.name} turned judging off before its turn`, updatedAt: now } })).count;
+      const closed = enabled ? 0 : await moveVersions(tx, { agent, resourcesId }, "all", "close", { reason: `not judged: ${actor.name} turned judging off before its turn`, now });
       await appendAudit(tx, {
         actor,
         action: enabled ? "auto_judge.enable" : "auto_judge.disable",

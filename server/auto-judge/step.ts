@@ -18,6 +18,7 @@ import { declareReceipt } from "@/server/gate-api/declare";
 import { requestRunForReceipt } from "@/server/gate-api/gate-runs";
 import { readDeclaration } from "@/server/receipts/declarations";
 import { declarationFor, type JudgedVersion, type Parent } from "./declaration";
+import { moveVersions, recordSeen } from "./lifecycle";
 import { ensureStanding, takeStanding } from "./standing";
 import { AUTO_JUDGE_ACTOR, autoJudgeLock } from "./settings";
 
@@ -30,12 +31,13 @@ export type PassOutcome = { agent: string; resourcesId: string; version: number;
 /** Steps 1–3 for one setting: the version to judge now, claimed, or null. */
 async function claimNext(database: Database, s: { agent: string; resourcesId: string; sinceVersion: number }): Promise<JudgedVersion | null> {
   const { agent, resourcesId } = s;
+  const key = { agent, resourcesId };
   return database.transaction(
     async (tx) => {
       const now = new Date();
       const seen = await tx.autoJudgeVersion.findFirst({ where: { agent, resourcesId }, orderBy: { version: "desc" }, select: { version: true } });
       const fresh = await tx.storeResourcesVersion.findMany({ where: { resourcesId, version: { gt: Math.max(s.sinceVersion, seen?.version ?? 0) } }, orderBy: { version: "asc" }, take: 1000, select: { version: true, digest: true } });
-      for (const v of fresh) await tx.autoJudgeVersion.create({ data: { agent, resourcesId, version: v.version, digest: v.digest, seenAt: now, state: "waiting", updatedAt: now } });
+      await recordSeen(tx, key, fresh, now);
 
       const active = await tx.autoJudgeVersion.findFirst({ where: { agent, resourcesId, state: "judging" } });
       if (active) {
@@ -43,17 +45,15 @@ async function claimNext(database: Database, s: { agent: string; resourcesId: st
         if (run && !ENDED.has(run.status)) return null;
         if (!run && now.getTime() - active.updatedAt.getTime() < CLAIM_LAPSES_MS) return null;
         const reason = run ? `gate run ${active.gateRunId} ${run.status}${run.error ? `: ${run.error.slice(0, 300)}` : ""}` : "interrupted before its gate run was requested";
-        await tx.autoJudgeVersion.update({ where: { agent_resourcesId_version: { agent, resourcesId, version: active.version } }, data: { state: run ? "judged" : "unjudgeable", reason, updatedAt: now } });
+        await moveVersions(tx, key, { version: active.version }, run ? "judged" : "cannotJudge", { reason, now });
       }
 
       const waiting = await tx.autoJudgeVersion.findMany({ where: { agent, resourcesId, state: "waiting" }, orderBy: { version: "desc" }, select: { version: true, digest: true } });
       const newest = waiting[0];
       if (!newest) return null;
-      if (waiting.length > 1) {
-        await tx.autoJudgeVersion.updateMany({ where: { agent, resourcesId, state: "waiting", version: { lt: newest.version } }, data: { state: "coalesced", coalescedInto: newest.version, reason: `coalesced into v${newest.version}`, updatedAt: now } });
-      }
-      const claimed = await tx.autoJudgeVersion.updateMany({ where: { agent, resourcesId, version: newest.version, state: "waiting" }, data: { state: "judging", updatedAt: now } });
-      return claimed.count === 1 ? { agent, resourcesId, version: newest.version, digest: newest.digest } : null;
+      if (waiting.length > 1) await moveVersions(tx, key, { below: newest.version }, "coalesce", { coalescedInto: newest.version, reason: `coalesced into v${newest.version}`, now });
+      const claimed = await moveVersions(tx, key, { version: newest.version }, "claim", { now });
+      return claimed === 1 ? { agent, resourcesId, version: newest.version, digest: newest.digest } : null;
     },
     { locks: [autoJudgeLock(agent, resourcesId)] },
   );
@@ -63,7 +63,7 @@ async function claimNext(database: Database, s: { agent: string; resourcesId: st
 async function judge(database: Database, v: JudgedVersion, deadlineSeconds: number | undefined): Promise<PassOutcome> {
   const key = { agent_resourcesId_version: { agent: v.agent, resourcesId: v.resourcesId, version: v.version } };
   const unjudgeable = async (reason: string): Promise<PassOutcome> => {
-    await database.db.autoJudgeVersion.update({ where: key, data: { state: "unjudgeable", reason: reason.slice(0, 2000), updatedAt: new Date() } });
+    await moveVersions(database.db, { agent: v.agent, resourcesId: v.resourcesId }, { version: v.version }, "cannotJudge", { reason, now: new Date() });
     return { ...v, state: "unjudgeable", reason };
   };
   try {
