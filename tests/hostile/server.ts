@@ -52,11 +52,22 @@ export async function postgresAnswers(): Promise<boolean> {
   }
 }
 
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals) {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // ESRCH: the group is gone already
+  }
+}
+
 /** Starts `npm start`'s script with one demo person per role; resolves once /api/health answers 200. */
 export async function startRealServer(opts: { databaseUrl: string; port: number; env?: Record<string, string>; timeoutMs?: number }): Promise<RealServer> {
   const origin = `http://localhost:${opts.port}`;
+  // Its own process group: start.ts runs serve.ts (and serve.ts the app) as children, and a signal to the group
+  // reaches them all — signalling the tsx wrapper alone once left serve.ts running after the suite.
   const child: ChildProcess = spawn(path.join(root, "node_modules/.bin/tsx"), ["scripts/start.ts"], {
     cwd: root,
+    detached: true,
     stdio: ["ignore", "pipe", "pipe"],
     env: {
       ...process.env,
@@ -82,7 +93,7 @@ export async function startRealServer(opts: { databaseUrl: string; port: number;
   for (;;) {
     if (gone) throw new Error(`the server exited before answering:\n${log}`);
     if (Date.now() > deadline) {
-      child.kill("SIGKILL");
+      signalGroup(child, "SIGKILL");
       throw new Error(`the server did not answer /api/health in time:\n${log}`);
     }
     const ok = await fetch(new URL("/api/health", url)).then((r) => r.ok, () => false);
@@ -95,11 +106,14 @@ export async function startRealServer(opts: { databaseUrl: string; port: number;
     databaseUrl: opts.databaseUrl,
     pid: child.pid!,
     async stop() {
-      if (gone) return;
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-      await exited;
-      clearTimeout(timer);
+      if (!gone) {
+        signalGroup(child, "SIGTERM");
+        const timer = setTimeout(() => signalGroup(child, "SIGKILL"), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      // Whatever of the group outlived its leader (a helper slow to stop) goes too.
+      signalGroup(child, "SIGKILL");
     },
   };
 }
