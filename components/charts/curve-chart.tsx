@@ -11,6 +11,8 @@ import { debiasedEma, downsampleM4, type Point } from "@/lib/charts/smoothing";
 import { ReferenceLabels } from "./reference-labels";
 
 /** Two decimals read well for rewards; small figures (a KL of 0.04, a value loss of 0.043) need significant digits. */
+/** An x tick as people write it: whole numbers plain (versions, updates), others to three significant digits (1.27 minutes). */
+const xTick = (v: number) => (Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(3))));
 const tick = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v !== 0 && Math.abs(v) < 0.1 ? v.toPrecision(2) : v.toFixed(2));
 
 export type CurveSeries = { name: string; points: Point[]; color: string };
@@ -103,7 +105,7 @@ export function CurveChart({
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
             <CartesianGrid stroke="var(--lg-line)" strokeDasharray="3 3" vertical={false} />
-            <XAxis dataKey="x" type="number" domain={["dataMin", "dataMax"]} tick={{ fill: "var(--lg-ink-3)", fontSize: 11 }} stroke="var(--lg-line)" label={{ value: xLabel, position: "insideBottomRight", offset: -2, fill: "var(--lg-ink-3)", fontSize: 11 }} />
+            <XAxis dataKey="x" type="number" domain={["dataMin", "dataMax"]} tickFormatter={xTick} tick={{ fill: "var(--lg-ink-3)", fontSize: 11 }} stroke="var(--lg-line)" label={{ value: xLabel, position: "insideBottomRight", offset: -2, fill: "var(--lg-ink-3)", fontSize: 11 }} />
             <YAxis domain={yDomain ?? ["auto", "auto"]} tick={{ fill: "var(--lg-ink-3)", fontSize: 11 }} stroke="var(--lg-line)" width={44} tickFormatter={tick} />
             <Tooltip content={({ active, payload }) => <Readout active={active} payload={payload} series={series} xLabel={xLabel} />} />
             {references.map((r) => (

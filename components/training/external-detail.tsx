@@ -116,7 +116,7 @@ export function ExternalTrainingDetail({ resourcesId }: { resourcesId: string })
         </Card>
       </div>
 
-      <Card title="Versions" description="Each version's rollouts are those started while it was the newest. Every figure shows its change from the previous version (green: better).">
+      <Card title="Versions" description="Each version's rollouts are those started while it was the newest, and its trials'. Every figure shows its change from the previous version (green: better).">
         <DataTable testId="external-versions" label="Versions" rows={[...t.versions].reverse()} columns={columns} rowKey={(v) => String(v.version)} empty="No version yet." />
         {t.trials > 0 && (
           <p className="mt-2 text-xs text-ink-3">

@@ -12,7 +12,7 @@ import { externalLineageSql, likeText } from "./own";
 import { refreshLineageRollups } from "./rollups";
 import { aggregateVersions, lineageVersions, versionEvidence, type VersionAggregate } from "./versions";
 import { rewardOverTime, runnersAtWork, type RunnerAtWork, type TimePoint } from "./activity";
-import { lineageWithTrials, trialsOf } from "./trials";
+import { lineageWithTrials, rolloutsOfSql, trialsOf } from "./trials";
 
 type Head = { resources_id: string; create_time: number; update_time: number; version: number };
 
@@ -68,15 +68,19 @@ export async function listExternalTrainings(
     const latest = await database.db.storeResourcesVersion.findUnique({ where: { resourcesId_version: { resourcesId: h.resources_id, version: Number(h.version) } }, select: { createdAt: true } });
     const from = latest?.createdAt ?? 0;
     // Only the newest version's rollouts (and its trials'): the list stays one bounded pass per row however long the training ran.
-    const lineage = trialsOf(await lineageWithTrials(database, h.resources_id), new Set([Number(h.version)]));
+    const full = await lineageWithTrials(database, h.resources_id);
+    const lineage = trialsOf(full, new Set([Number(h.version)]));
     await refreshLineageRollups(database, lineage, from);
     const agg = (await aggregateVersions(database, lineage, from)).get(Number(h.version));
+    // Every rollout of the training, its kept trials' included (as its page counts them).
+    const counted = rolloutsOfSql(full, 0);
+    const [total] = await sql.read(() => all<{ n: number }>(`SELECT COUNT(*) AS n FROM store_rollouts r WHERE ${counted.sql}`, counted.params));
     items.push({
       resourcesId: h.resources_id,
       createdAt: Number(h.create_time),
       updatedAt: Number(h.update_time),
       versions: Number(h.version),
-      rollouts: Number(h.rollouts),
+      rollouts: Number(total?.n ?? h.rollouts),
       latest: { version: Number(h.version), trainReward: agg?.train.meanReward ?? null, valReward: agg?.val.meanReward ?? null, rollouts: agg?.rollouts ?? 0, failureRate: agg ? rate(agg.failed, agg.failed + agg.succeeded) : null },
       lastActivity: agg?.lastActivity ?? null,
     });

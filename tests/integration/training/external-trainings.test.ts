@@ -197,7 +197,7 @@ describeEachDialect(
       expect(t.runners.map((r) => r.workerId)).toEqual(["hill-runner"]);
       // The list reads the newest version with its trial, though the trial ran before the version existed.
       const listed = (await listExternalTrainings(s.database, { search: KEPT, offset: 0, limit: 10 })).items[0];
-      expect(listed).toMatchObject({ resourcesId: KEPT, versions: 2, latest: { version: 2, trainReward: 0.75, valReward: 0.75, rollouts: 3 } });
+      expect(listed).toMatchObject({ resourcesId: KEPT, versions: 2, rollouts: 4, latest: { version: 2, trainReward: 0.75, valReward: 0.75, rollouts: 3 } });
       // A gate pin of the same content (a gate run's copy) is never a trial.
       await s.store.updateResources("lg-pin-feedfacefeedface", template("Answer. Cite the policy."));
       expect((await getExternalTraining(s.database, KEPT)).trials).toBe(1);
