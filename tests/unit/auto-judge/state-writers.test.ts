@@ -44,7 +44,7 @@ function stateWrites(file: string, text: string): string[] {
   return found;
 }
 
-it("only server/auto-judge/lifecycle.ts creates judged versions or moves their state", () => {
+it("only server/auto-judge/lifecycle.ts creates judged versions or moves their state", { timeout: 120_000 }, () => {
   const writes = ["server", "scripts", "lib", "app"].flatMap((d) => sourceFiles(path.join(ROOT, d))).flatMap((f) => stateWrites(path.relative(ROOT, f), fs.readFileSync(f, "utf8")));
   // The detector sees the lifecycle's own writes (the create and the compare-and-set), so it can fail.
   expect(writes.filter((w) => w.startsWith(LIFECYCLE)).length).toBeGreaterThanOrEqual(2);
