@@ -110,7 +110,7 @@ describe("npm run verify-receipt", () => {
   const pem = (k: KeyObject) => k.export({ type: "spki", format: "pem" }).toString();
   const cli = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", "scripts/verify-receipt.ts", ...args], { encoding: "utf8", timeout: 60_000 });
 
-  it("verifies a receipt file offline and prints what it checked", () => {
+  it("verifies a receipt file offline and prints what it checked", { timeout: 150_000 }, () => {
     const file = write("a.json", JSON.stringify(exported().envelope));
     const run = cli(file, "--key", write("key.pem", pem(publicKey)));
     expect(run.status).toBe(0);
@@ -119,7 +119,8 @@ describe("npm run verify-receipt", () => {
     expect(run.stdout.trim().split("\n").at(-1)).toBe("VERIFIED");
   });
 
-  it("exits 1 with the failing step for a wrong key, 2 for a usage error", () => {
+  // Two real processes (node --import tsx): seconds each, tens of seconds on two loaded cores.
+  it("exits 1 with the failing step for a wrong key, 2 for a usage error", { timeout: 150_000 }, () => {
     const file = write("b.json", JSON.stringify(exported().envelope));
     const wrong = cli(file, "--key", write("other.pem", pem(generateKeyPairSync("ed25519").publicKey)));
     expect(wrong.status).toBe(1);
