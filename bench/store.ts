@@ -13,6 +13,8 @@
 //          on one database, workers spread over them) --runs 3 --seconds 6 --port 3310
 //          --phases enqueue,cycles,rest,otlp,query --server-node "--cpu-prof --cpu-prof-dir=/tmp/prof"
 //          --sustain 600 (instead of the phases: OTLP at the maximum rate, RSS every second, database growth)
+//          --reference DIR (Agent Lightning's own `agl store`, built by ../shared/tools/agl-reference/setup.sh into
+//          DIR: a fresh one per round, measured in the same run, rounds alternating between the servers)
 //          --retention 60 (with --sustain: the servers' retention age, LIGHTGATE_RETENTION_SECONDS)
 // Production (`lightgate`, `next`) needs `npx next build` first.
 import type { ChildProcess } from "node:child_process";
@@ -20,6 +22,7 @@ import os from "node:os";
 import { Target } from "./store/http";
 import { PHASES, runPhases, type BenchResult } from "./store/phases";
 import { printTables, type Series } from "./store/report";
+import { startReference } from "./store/reference";
 import { databaseBytes, freshPostgres, freshSqlite, startServer, stopServers, type FreshDatabase, type ServerKind } from "./store/servers";
 import { printSustain, sustain } from "./store/sustain";
 
@@ -37,6 +40,8 @@ const PHASE_SET = new Set(list(arg("phases", PHASES.join(","))));
 const SERVER_NODE = arg("server-node", "").split(" ").filter(Boolean);
 const PROCESSES = list(arg("processes", "1")).map(Number);
 const URLS = list(arg("url", ""));
+/** --reference DIR: Agent Lightning's own store server (DIR/run-store.sh), measured in the same run. */
+const REFERENCE = arg("reference", "");
 /** --sustain SECONDS: instead of the phases, OTLP at the maximum rate with RSS sampled every second. */
 const SUSTAIN = Number(arg("sustain", "0"));
 /** --retention SECONDS: the servers delete finished rollouts older than this (LIGHTGATE_RETENTION_SECONDS). */
@@ -87,29 +92,48 @@ async function benchOwn(fresh: () => Promise<FreshDatabase>, n: number): Promise
   }
 }
 
-async function seriesOf(fresh: () => Promise<FreshDatabase>, n: number): Promise<Series> {
-  const runs: BenchResult[] = [];
-  let label = "";
-  for (let i = 0; i < RUNS; i++) {
-    const one = await benchOwn(fresh, n);
-    label = one.label;
-    runs.push(one.result);
-    console.log(`${label}: run ${i + 1}/${RUNS} done (load average ${os.loadavg()[0]!.toFixed(1)})`);
+/** One round of the reference: a fresh `agl store` (in memory), the phases, stopped. */
+async function benchReference(): Promise<{ label: string; result: BenchResult }> {
+  const ref = await startReference(REFERENCE, PORT + 50);
+  const target = new Target(ref.url, {});
+  try {
+    const result = await runPhases([target], { seconds: SECONDS, phases: PHASE_SET, serverPids: ref.pids() });
+    return { label: `Agent Lightning ${ref.version} \`agl store\` (in memory)`, result };
+  } finally {
+    target.close();
+    await ref.stop();
   }
-  return { label, client: CLIENT, runs };
+}
+
+/**
+ * Every configuration once per round, rounds repeated --runs times: the servers alternate, so a slow stretch of
+ * the machine falls on all of them alike and the ratios between them hold.
+ */
+async function rounds(configs: { name: string; run: () => Promise<{ label: string; result: BenchResult }> }[]): Promise<Series[]> {
+  const out = configs.map(() => ({ label: "", client: CLIENT, runs: [] as BenchResult[] }));
+  for (let i = 0; i < RUNS; i++) {
+    for (const [k, c] of configs.entries()) {
+      try {
+        const one = await c.run();
+        out[k]!.label = one.label;
+        out[k]!.runs.push(one.result);
+        console.log(`${one.label}: run ${i + 1}/${RUNS} done (load average ${os.loadavg()[0]!.toFixed(1)})`);
+      } catch (e) {
+        console.log(`${c.name} skipped: ${(e as Error).message}`);
+      }
+    }
+  }
+  return out.filter((s) => s.runs.length > 0);
 }
 
 const series: Series[] = [];
 if (URLS.length) series.push(await benchUrls());
 else {
-  if (ONLY !== "postgresql") series.push(await seriesOf(freshSqlite, 1));
-  if (ONLY !== "sqlite") {
-    try {
-      for (const n of PROCESSES) series.push(await seriesOf(freshPostgres, n));
-    } catch (e) {
-      console.log(`PostgreSQL skipped: ${(e as Error).message}`);
-    }
-  }
+  const configs: { name: string; run: () => Promise<{ label: string; result: BenchResult }> }[] = [];
+  if (REFERENCE) configs.push({ name: "reference", run: benchReference });
+  if (ONLY !== "postgresql") configs.push({ name: "SQLite", run: () => benchOwn(freshSqlite, 1) });
+  if (ONLY !== "sqlite") for (const n of PROCESSES) configs.push({ name: `PostgreSQL ×${n}`, run: () => benchOwn(freshPostgres, n) });
+  series.push(...(await rounds(configs)));
 }
 if (SUSTAIN <= 0) printTables(series, SECONDS);
 process.exit(0);

@@ -84,7 +84,14 @@ export function startServer(kind: ServerKind, databaseUrl: string, port: number,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
+    // BENCH_SERVER_LOG=FILE: the servers' output (e.g. with --server-node "--trace-gc") appended to FILE.
+    const log = process.env.BENCH_SERVER_LOG ? fs.createWriteStream(process.env.BENCH_SERVER_LOG, { flags: "a" }) : null;
+    if (log) {
+      child.stdout!.pipe(log);
+      child.stderr!.pipe(log);
+    }
     const onData = (d: Buffer) => {
+      if (out.length > 100_000) return; // ready long ago; keep the check's memory bounded
       out += d.toString();
       if (/Ready|started server|Local:|ready http/i.test(out)) resolve(child);
     };

@@ -14,7 +14,7 @@ import { SESSION_COOKIE_PREFIX } from "./session-cookie";
 import { recordSignIn, refuseDisabledUser, signInGuards } from "./sign-in-hooks";
 
 const AUTH_BASE_PATH = "/api/auth";
-const ID_PREFIX: Record<string, string> = { user: "usr", session: "ses", account: "acc", verification: "ver" };
+const ID_PREFIX: Record<string, string> = { user: "usr", session: "ses", account: "acc", verification: "ver", rateLimit: "rat" };
 
 async function buildAuth(database: Database) {
   const { origin } = publicOrigin();
@@ -46,8 +46,16 @@ async function buildAuth(database: Database) {
       // the socket and the trusted proxy hops (LIGHTGATE_TRUSTED_PROXY_HOPS), see client-address.ts.
       ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
-    // Password guessing: a few sign-in attempts per minute per client address (LIGHTGATE_SIGNIN_ATTEMPTS_PER_MINUTE).
-    rateLimit: { enabled: true, window: 60, max: 600, customRules: { "/sign-in/email": { window: 60, max: signInAttemptsPerMinute() } } },
+    // Password guessing: a few sign-in attempts per minute per client address (LIGHTGATE_SIGNIN_ATTEMPTS_PER_MINUTE),
+    // counted in the database (better-auth's atomic check-and-increment), so every process shares one count.
+    rateLimit: {
+      enabled: true,
+      window: 60,
+      max: 600,
+      storage: "database",
+      modelName: "authRateLimit",
+      customRules: { "/sign-in/email": { window: 60, max: signInAttemptsPerMinute() } },
+    },
     telemetry: { enabled: false },
     // Only sign-in, sign-out and session reads are served (server/auth/auth-paths.ts). Everything else
     // better-auth offers would write people or passwords around our rules (password policy, audit log).

@@ -1,5 +1,5 @@
 // Writing rollout and attempt rows, shared by the queue, start and update programs.
-import { all, one, placeholders, run, valuesSql, type Program, type SqlDialect } from "@/server/db/sql/program";
+import { all, one, placeholders, run, valuesSql, type OpOptions, type Program, type SqlDialect, type Write } from "@/server/db/sql/program";
 import { nextPos } from "./ids";
 import { ATTEMPT_COLUMNS, ROLLOUT_COLUMNS, type AttemptRow, type RolloutRow } from "./rows";
 import { agentFrom, expectedAttemptsFrom, phaseFrom, receiptTagFrom, workerPatchForAttempt } from "./state-machine";
@@ -26,7 +26,8 @@ const INSERT_ATTEMPTS = "INSERT INTO store_attempts (rollout_id, attempt_id, seq
 /** Rows per INSERT: 100 × 23 values stays far below both dialects' parameter limits. */
 const CHUNK = 100;
 
-export function* insertRollouts(rows: NewRollout[]): Program<void> {
+/** `last`: these inserts end the program (the last one carries the COMMIT on PostgreSQL). */
+export function* insertRollouts(rows: NewRollout[], o?: OpOptions): Program<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
     const params: unknown[] = [];
@@ -57,7 +58,7 @@ export function* insertRollouts(rows: NewRollout[]): Program<void> {
         phaseFrom(r.metadata),
       );
     }
-    yield* run(valuesSql(INSERT_ROLLOUTS, ROLLOUT_WIDTH, chunk.length), params);
+    yield* run(valuesSql(INSERT_ROLLOUTS, ROLLOUT_WIDTH, chunk.length), params, { last: o?.last && i + CHUNK >= rows.length });
   }
 }
 
@@ -129,18 +130,24 @@ export function* lockRolloutWithAttempt(d: SqlDialect, rolloutId: string, attemp
 
 /** Upserts a worker so that it follows the attempt it runs (busy / idle / unknown). */
 export function* syncWorker(workerId: string, status: AttemptStatus, rolloutId: string, attemptId: string, now: number, dequeued: boolean): Program<void> {
+  const w = syncWorkerWrite(workerId, status, rolloutId, attemptId, now, dequeued);
+  yield* run(w.sql, w.params);
+}
+
+/** syncWorker's statement, for a program that sends it together with others (runAll). */
+export function syncWorkerWrite(workerId: string, status: AttemptStatus, rolloutId: string, attemptId: string, now: number, dequeued: boolean): Write {
   const p = workerPatchForAttempt(status, rolloutId, attemptId, now);
   const dequeueTime = dequeued ? now : null;
-  yield* run(
-    `INSERT INTO store_workers (worker_id, status, current_rollout_id, current_attempt_id, last_busy_time, last_idle_time, last_dequeue_time, created_pos)
+  return {
+    sql: `INSERT INTO store_workers (worker_id, status, current_rollout_id, current_attempt_id, last_busy_time, last_idle_time, last_dequeue_time, created_pos)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (worker_id) DO UPDATE SET status = excluded.status, current_rollout_id = excluded.current_rollout_id,
        current_attempt_id = excluded.current_attempt_id,
        last_busy_time = COALESCE(excluded.last_busy_time, store_workers.last_busy_time),
        last_idle_time = COALESCE(excluded.last_idle_time, store_workers.last_idle_time),
        last_dequeue_time = COALESCE(excluded.last_dequeue_time, store_workers.last_dequeue_time)`,
-    [workerId, p.status, p.current_rollout_id, p.current_attempt_id, p.last_busy_time ?? null, p.last_idle_time ?? null, dequeueTime, nextPos()],
-  );
+    params: [workerId, p.status, p.current_rollout_id, p.current_attempt_id, p.last_busy_time ?? null, p.last_idle_time ?? null, dequeueTime, nextPos()],
+  };
 }
 
 /** An empty dequeue: the worker is idle (idle time stamped only when it was not idle already). */

@@ -1,13 +1,14 @@
 // Rollout and attempt programs: enqueue, start, dequeue (FIFO, atomic), start_attempt, update_rollout,
 // update_attempt (status passed on to the rollout, retries), and the reads.
-import { all, one, placeholders, run, type Program, type SqlDialect } from "@/server/db/sql/program";
+import { all, one, placeholders, run, runAll, type Program, type SqlDialect, type Write } from "@/server/db/sql/program";
+import { dequeueStatement } from "./dequeue-statement";
 import { StoreForbiddenError, StoreNotFoundError } from "./errors";
 import { newAttemptId, newRolloutId, nextPos } from "./ids";
-import { insertAttempts, insertRollouts, latestAttempts, lockRollout, lockRolloutWithAttempt, markWorkerIdleAfterEmptyDequeue, syncWorker, type LockedRollout, type NewAttempt, type NewRollout } from "./rollout-rows";
+import { insertAttempts, insertRollouts, latestAttempts, lockRollout, lockRolloutWithAttempt, markWorkerIdleAfterEmptyDequeue, syncWorker, syncWorkerWrite, type LockedRollout, type NewAttempt, type NewRollout } from "./rollout-rows";
 import { checkCreates, checkServer, viewerCond, viewerSees, type StoreViewer } from "./scope";
 import { attemptFromRow, attemptRecordFromRow, rolloutFromRow, ROLLOUT_COLUMNS, type AttemptRow, type RolloutRow } from "./rows";
 import { agentFrom, attemptReason, expectedAttemptsFrom, phaseFrom, isQueued, isTerminal, receiptTagFrom, requeueCauseFor, rolloutStatusFromAttempt, type RequeueCause } from "./state-machine";
-import { isGatePhase, type Attempt, type AttemptedRollout, type AttemptRecord, type AttemptStatus, type EnqueueRolloutRequest, type Json, type JsonObject, type Rollout, type RolloutConfig, type RolloutMode, type RolloutStatus } from "./types";
+import { isGatePhase, type Attempt, type AttemptReason, type AttemptedRollout, type AttemptRecord, type AttemptStatus, type EnqueueRolloutRequest, type Json, type JsonObject, type Rollout, type RolloutConfig, type RolloutMode, type RolloutStatus } from "./types";
 
 export function normalizeConfig(c: Partial<RolloutConfig> | null | undefined): RolloutConfig {
   return {
@@ -48,7 +49,7 @@ export function* enqueueRollouts(reqs: EnqueueRolloutRequest[], now: number, vie
   checkCreates(viewer, reqs.map((r) => agentFrom(r.metadata)));
   const latest = reqs.some((r) => !r.resources_id) ? yield* latestResourcesId() : null;
   const rows = reqs.map((r) => newRollout(r, now, latest, "queuing"));
-  yield* insertRollouts(rows);
+  yield* insertRollouts(rows, { last: true });
   return rows.map((r) => wireRollout(r));
 }
 
@@ -74,11 +75,18 @@ type QueuedRow = RolloutRow & { expected_attempts: number; requeue_cause: string
 
 /**
  * dequeue_many_rollouts: claims up to `limit` rollouts in FIFO order and starts attempt n+1 on each.
- * Atomic: SQLite runs it as one writer transaction; PostgreSQL claims with FOR UPDATE SKIP LOCKED, so two
- * runners never get the same rollout. A `viewer` is handed only what it may serve (scope.ts) — the same one
+ * Atomic: SQLite runs it as one writer transaction; PostgreSQL as one statement claiming with FOR UPDATE SKIP
+ * LOCKED (dequeue-statement.ts), so two runners never get the same rollout. A `viewer` is handed only what it may serve (scope.ts) — the same one
  * statement with its condition; each attempt records who started it (`served_by`).
  */
 export function* dequeueRollouts(d: SqlDialect, limit: number, workerId: string | null, now: number, viewer?: StoreViewer): Program<AttemptedRollout[]> {
+  if (d.name === "postgresql") {
+    const claimed = yield* dequeueStatement(limit, workerId, now, viewer);
+    return claimed.map((r) => ({
+      ...rolloutFromRow(r),
+      attempt: newAttemptWire({ rollout_id: r.rollout_id, attempt_id: r.attempt_id, sequence_id: Number(r.sequence_id), start_time: now, worker_id: workerId, reason: r.reason as AttemptReason, served_by: viewer?.identity ?? null }),
+    }));
+  }
   const only = viewerCond(viewer);
   const rows = yield* all<QueuedRow>(
     `SELECT ${ROLLOUT_COLUMNS}, expected_attempts, requeue_cause, attempt_count FROM store_rollouts WHERE queue_pos IS NOT NULL${only ? ` AND ${only.sql}` : ""} ORDER BY queue_pos LIMIT ?${d.skipLocked}`,
@@ -140,10 +148,16 @@ function statusColumns(r: LockedRollout, status: RolloutStatus, cause: RequeueCa
   return cols;
 }
 
-function* updateRolloutColumns(rolloutId: string, cols: Record<string, unknown>): Program<void> {
+/** An UPDATE of these columns of one row, or null when there are none. */
+function columnsWrite(table: string, cols: Record<string, unknown>, where: string, key: unknown[]): Write | null {
   const keys = Object.keys(cols);
-  if (keys.length === 0) return;
-  yield* run(`UPDATE store_rollouts SET ${keys.map((k) => `${k} = ?`).join(", ")} WHERE rollout_id = ?`, [...keys.map((k) => cols[k]), rolloutId]);
+  if (keys.length === 0) return null;
+  return { sql: `UPDATE ${table} SET ${keys.map((k) => `${k} = ?`).join(", ")} WHERE ${where}`, params: [...keys.map((k) => cols[k]), ...key] };
+}
+
+function* updateRolloutColumns(rolloutId: string, cols: Record<string, unknown>): Program<void> {
+  const w = columnsWrite("store_rollouts", cols, "rollout_id = ?", [rolloutId]);
+  if (w) yield* run(w.sql, w.params);
 }
 
 /**
@@ -223,15 +237,15 @@ export function* updateAttempt(
   if (patch.metadata !== undefined) {
     cols.metadata = row.metadata = JSON.stringify(patch.metadata);
   }
-  const keys = Object.keys(cols);
-  if (keys.length) yield* run(`UPDATE store_attempts SET ${keys.map((k) => `${k} = ?`).join(", ")} WHERE rollout_id = ? AND attempt_id = ?`, [...keys.map((k) => cols[k]), rolloutId, resolved]);
-
+  // The attempt, its rollout and its worker are different rows: one statement on PostgreSQL, COMMIT behind it.
+  const writes: (Write | null)[] = [columnsWrite("store_attempts", cols, "rollout_id = ? AND attempt_id = ?", [rolloutId, resolved])];
   if (patch.status !== undefined && resolved === r.latest_attempt_id) {
     const policy = { max_attempts: Number(r.max_attempts), retry_condition: JSON.parse(r.retry_condition) as AttemptStatus[] };
     const next = rolloutStatusFromAttempt(patch.status, Number(row.sequence_id), policy);
-    if (next !== r.status) yield* updateRolloutColumns(rolloutId, statusColumns(r, next, requeueCauseFor(patch.status), now));
+    if (next !== r.status) writes.push(columnsWrite("store_rollouts", statusColumns(r, next, requeueCauseFor(patch.status), now), "rollout_id = ?", [rolloutId]));
   }
-  if (syncRequired && row.worker_id) yield* syncWorker(row.worker_id, row.status as AttemptStatus, rolloutId, resolved, now, false);
+  if (syncRequired && row.worker_id) writes.push(syncWorkerWrite(row.worker_id, row.status as AttemptStatus, rolloutId, resolved, now, false));
+  yield* runAll(d, writes.filter((w): w is Write => w !== null), { last: true });
   return attemptRecordFromRow(row);
 }
 

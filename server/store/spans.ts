@@ -115,6 +115,8 @@ export function* addSpans(d: SqlDialect, spans: IncomingSpan[], now: number, vie
   // insert. That is exact because a SQLite program runs alone under the write lock and new rowids only grow
   // (SQLite picks random ones only once the largest is 2^63 - 1).
   const key = (s: { rollout_id: string; attempt_id: string; span_id: string }) => `${s.rollout_id}\u0000${s.attempt_id}\u0000${s.span_id}`;
+  // With no heartbeat due, the insert is the program's last statement: COMMIT travels with it (PostgreSQL).
+  const anyBeatDue = [...known.values()].some((a) => beatDue(a, now));
   const inserted = new Set<string>();
   let every = true; // every span went in (then they are also pairwise distinct: a repeat conflicts)
   for (let i = 0; i < spans.length; i += CHUNK) {
@@ -135,7 +137,8 @@ export function* addSpans(d: SqlDialect, spans: IncomingSpan[], now: number, vie
       if (count > 0) for (const r of yield* all<Parameters<typeof key>[0]>("SELECT rollout_id, attempt_id, span_id FROM store_spans WHERE rowid > ?", [before])) inserted.add(key(r));
       continue;
     }
-    const rows = yield* all<{ rollout_id: string; attempt_id: string; span_id: string }>(valuesSql(INSERT_SPANS, SPAN_WIDTH, chunk.length, INSERT_SPANS_TAIL), params);
+    const last = !anyBeatDue && i + CHUNK >= spans.length;
+    const rows = yield* all<{ rollout_id: string; attempt_id: string; span_id: string }>(valuesSql(INSERT_SPANS, SPAN_WIDTH, chunk.length, INSERT_SPANS_TAIL), params, { last });
     if (rows.length === chunk.length && every) continue;
     if (every) for (const s of spans.slice(0, i)) inserted.add(key(s));
     every = false;
@@ -159,12 +162,16 @@ export function* addSpans(d: SqlDialect, spans: IncomingSpan[], now: number, vie
     }
   }
   for (const s of [...beating.values()].sort((a, b) => (a.rollout_id < b.rollout_id ? -1 : a.rollout_id > b.rollout_id ? 1 : 0))) {
-    const a = known.get(`${s.rollout_id}\u0000${s.attempt_id}`)!;
-    const fresh = a.last_heartbeat_time !== null && now - Number(a.last_heartbeat_time) < HEARTBEAT_RESOLUTION_SECONDS;
-    if (fresh && a.status !== "preparing" && a.status !== "unresponsive") continue; // nothing would change
+    if (!beatDue(known.get(`${s.rollout_id}\u0000${s.attempt_id}`)!, now)) continue; // nothing would change
     yield* heartbeat(s.rollout_id, s.attempt_id, rollouts.get(s.rollout_id)!.latest_attempt_id, now);
   }
   return added;
+}
+
+/** Whether a span now would change its attempt: a heartbeat older than the resolution, or a status it moves. */
+function beatDue(a: AttemptState, now: number): boolean {
+  const fresh = a.last_heartbeat_time !== null && now - Number(a.last_heartbeat_time) < HEARTBEAT_RESOLUTION_SECONDS;
+  return !fresh || a.status === "preparing" || a.status === "unresponsive";
 }
 
 function* heartbeat(rolloutId: string, attemptId: string, latestAttemptId: string | null, now: number): Program<void> {

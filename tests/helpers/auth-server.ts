@@ -10,13 +10,13 @@ import type { Database } from "@/server/db/client";
 
 export type Served = { url: string; close(): Promise<void> };
 
-export async function serveAuth(database: Database, opts: { trustedProxyHops: number }): Promise<Served> {
+export async function serveAuth(database: Database, opts: { trustedProxyHops: number; port?: number }): Promise<Served> {
   const auth = await getAuth(database);
   return serveFetch((request) => auth.handler(withClientAddress(request, opts.trustedProxyHops)), opts);
 }
 
 /** Any fetch-style handler on node:http, requests stamped with their client address as serve.ts does. */
-export async function serveFetch(handle: (request: Request) => Promise<Response>, opts: { trustedProxyHops?: number } = {}): Promise<Served> {
+export async function serveFetch(handle: (request: Request) => Promise<Response>, opts: { trustedProxyHops?: number; port?: number } = {}): Promise<Served> {
   const server = http.createServer((req, res) => {
     stampClientAddress(req, opts.trustedProxyHops ?? 0);
     void toFetchRequest(req)
@@ -28,7 +28,7 @@ export async function serveFetch(handle: (request: Request) => Promise<Response>
       })
       .catch((e: unknown) => (res.headersSent ? res.destroy() : res.writeHead(500).end(String(e))));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }

@@ -7,13 +7,19 @@
 // placeholders and ask `Dialect` for the few spellings that differ.
 import type { Dialect } from "../config";
 
-export type SqlOp = { kind: "all" | "column" | "run"; sql: string; params: readonly unknown[] };
+/**
+ * `last`: the program yields nothing after this statement and does not catch its error, so the PostgreSQL
+ * runner sends COMMIT right behind it (one round trip fewer) — or, when it is the program's only statement
+ * (atomic by itself), runs it with no transaction at all.
+ */
+export type SqlOp = { kind: "all" | "column" | "run"; sql: string; params: readonly unknown[]; last?: boolean };
+export type OpOptions = { last?: boolean };
 export type Program<T> = Generator<SqlOp, T, unknown>;
 export type Row = Record<string, unknown>;
 
 /** Rows of a SELECT (or of a statement with RETURNING). */
-export function* all<T = Row>(sql: string, params: readonly unknown[] = []): Program<T[]> {
-  return (yield { kind: "all", sql, params }) as T[];
+export function* all<T = Row>(sql: string, params: readonly unknown[] = [], o?: OpOptions): Program<T[]> {
+  return (yield { kind: "all", sql, params, last: o?.last }) as T[];
 }
 
 /** The first column of every row (SQLite hands it over without building a row object per row). */
@@ -22,14 +28,32 @@ export function* column<T = unknown>(sql: string, params: readonly unknown[] = [
 }
 
 /** First row or null. */
-export function* one<T = Row>(sql: string, params: readonly unknown[] = []): Program<T | null> {
-  const rows = (yield { kind: "all", sql, params }) as T[];
+export function* one<T = Row>(sql: string, params: readonly unknown[] = [], o?: OpOptions): Program<T | null> {
+  const rows = (yield { kind: "all", sql, params, last: o?.last }) as T[];
   return rows[0] ?? null;
 }
 
 /** Runs a statement; returns the number of rows it changed. */
-export function* run(sql: string, params: readonly unknown[] = []): Program<number> {
-  return (yield { kind: "run", sql, params }) as number;
+export function* run(sql: string, params: readonly unknown[] = [], o?: OpOptions): Program<number> {
+  return (yield { kind: "run", sql, params, last: o?.last }) as number;
+}
+
+/** A write whose statements touch different rows; what it changed is not reported. */
+export type Write = { sql: string; params: readonly unknown[] };
+
+/**
+ * Several writes to different rows, in order. On PostgreSQL one statement (each write a data-modifying WITH
+ * clause: all of them run, on one snapshot, in one round trip) — so they must not touch the same row or read
+ * each other's changes; on SQLite one after another (a statement there is a function call, not a round trip).
+ */
+export function* runAll(d: SqlDialect, writes: readonly Write[], o?: OpOptions): Program<void> {
+  if (writes.length === 0) return;
+  if (d.name === "sqlite" || writes.length === 1) {
+    for (const [i, w] of writes.entries()) yield* run(w.sql, w.params, { last: o?.last && i === writes.length - 1 });
+    return;
+  }
+  const head = writes.slice(0, -1).map((w, i) => `w${i} AS (${w.sql})`).join(", ");
+  yield* run(`WITH ${head} ${writes[writes.length - 1]!.sql}`, writes.flatMap((w) => w.params), o);
 }
 
 const placeholderCache: string[] = [];
