@@ -32,6 +32,14 @@ export async function ensureStanding(database: Database, s: StandingSetting, opt
     data: { standingCheckedAt: checked },
   });
   if (leased.count !== 1) return null;
+  const declared = await declareUnderLease(database, s);
+  // Nothing declarable yet: hand the lease back at once (kept, it would make a version claimed in the next seconds
+  // skip its own try, and its successor's receipt would open its window only at the next 30-second check).
+  if (!declared) await database.db.autoJudgeSetting.updateMany({ where: { agent: s.agent, resourcesId: s.resourcesId, standingCheckedAt: checked }, data: { standingCheckedAt: new Date(checked.getTime() - LEASE_MS - 1) } });
+  return declared;
+}
+
+async function declareUnderLease(database: Database, s: StandingSetting): Promise<string | null> {
   const head = await database.db.storeResourcesVersion.findFirst({ where: { resourcesId: s.resourcesId }, orderBy: { version: "desc" }, select: { version: true, digest: true } });
   const based = await basisFor(database.db, s.agent, s.resourcesId, head ? { resourcesId: s.resourcesId, version: head.version } : null);
   if ("cannot" in based) return null;

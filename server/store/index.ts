@@ -34,8 +34,11 @@ import { addSpans, countSpans, nextSequenceIds, querySpansText, type SpanQuery }
 import { applyVerdict, findUnhealthy, type Verdict } from "./watchdog";
 import { heartbeatWorker } from "./workers";
 import { viewerCond, type StoreViewer } from "./scope";
-import { rolloutEnded } from "./ended";
+import { closeRolloutNews, rolloutEnded } from "./ended";
 import { ROLLOUT_STATUSES, type Attempt, type EnqueueRolloutRequest, type JsonObject, type NamedResources, type PaginatedResult, type Span, type StoreStatistics } from "./types";
+
+/** Writes receipts rely on wait for the disk (resource versions they pin, retention holds on their evidence). */
+const DURABLE = { durable: true } as const;
 
 export * from "./types";
 export { StoreInputError, StoreNotFoundError } from "./errors";
@@ -221,19 +224,19 @@ export function createStore(database: Database, options: StoreOptions = {}) {
 
     // ── Resources ──
     async addResources(resources: NamedResources) {
-      return sql.write(() => putResources(newResourcesId(), resources, nowSeconds()));
+      return sql.write(() => putResources(newResourcesId(), resources, nowSeconds()), DURABLE);
     },
     /** update_resources: an upsert (unknown id → version 1), as in the reference. */
     async updateResources(resourcesId: string, resources: NamedResources) {
-      return sql.write(() => putResources(resourcesId, resources, nowSeconds()));
+      return sql.write(() => putResources(resourcesId, resources, nowSeconds()), DURABLE);
     },
     /** update_resources after `refuse` judged the write against the id's lineage, in one transaction (lineage.ts). */
     async updateResourcesGuarded<R>(resourcesId: string, resources: NamedResources, refuse: (write: PendingResourcesWrite) => R | null) {
-      return sql.write(() => guardedPutResources(resourcesId, resources, nowSeconds(), refuse));
+      return sql.write(() => guardedPutResources(resourcesId, resources, nowSeconds(), refuse), DURABLE);
     },
     /** The gate's pin of an exact version under an immutable id (never "latest"); see `pinResources`. */
     async pinResources(resourcesId: string, resources: NamedResources) {
-      return sql.write(() => pinResources(resourcesId, resources, nowSeconds()));
+      return sql.write(() => pinResources(resourcesId, resources, nowSeconds()), DURABLE);
     },
     async getResources(resourcesId: string) {
       return sql.read(() => getResources(resourcesId));
@@ -326,7 +329,7 @@ export function createStore(database: Database, options: StoreOptions = {}) {
           const ids = rolloutIds.slice(i, i + 500);
           yield* run(valuesSql("INSERT INTO retention_holds (rollout_id, reason)", 2, ids.length, " ON CONFLICT DO NOTHING"), ids.flatMap((id) => [id, reason]));
         }
-      });
+      }, DURABLE);
     },
     async releaseHold(rolloutIds: string[], reason: string) {
       if (rolloutIds.length === 0) return;
@@ -334,6 +337,7 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     },
 
     async close() {
+      await closeRolloutNews(database);
       await closeSqlRunner(database);
     },
   };

@@ -95,4 +95,21 @@ describeEachDialect("SQL runner writes", (dialect) => {
     await expect(sql.write((d) => runAll(d, [insert("all-4", "d"), insert("all-2", "duplicate"), insert("all-5", "e")], { last: true }))).rejects.toThrow();
     expect(await keys("all-")).toEqual(["all-1", "all-2", "all-3"]);
   });
+
+  if (dialect === "postgresql") {
+    it("the store's writes do not wait for the disk; durable ones (resource versions, retention holds) do", async () => {
+      const sql = sqlRunnerFor(database);
+      const setting = function* () {
+        const [row] = yield* all<{ v: string }>("SELECT current_setting('synchronous_commit') AS v");
+        yield* run("SELECT 1", [], { last: true });
+        return row!.v;
+      };
+      expect(await sql.write(setting)).toBe("off");
+      expect(await sql.write(setting, { durable: true })).toBe("on");
+      // SET LOCAL ends with its transaction: the connection is back to the store's setting.
+      expect(await sql.write(setting)).toBe("off");
+      expect(await sql.write(() => run(insert("durable-1", "a").sql, insert("durable-1", "a").params, { last: true }), { durable: true })).toBe(1);
+      expect(await keys("durable-")).toEqual(["durable-1"]);
+    });
+  }
 }, { postgresql: "always" });

@@ -3,7 +3,7 @@
 // programs that change a rollout lock its row first (`SELECT … FOR UPDATE`), so several Lightgate
 // processes can share one database.
 import pg from "pg";
-import { POSTGRES_DIALECT, type Program, type SqlDialect, type SqlOp, type SqlRunner } from "./program";
+import { POSTGRES_DIALECT, type Program, type SqlDialect, type SqlOp, type SqlRunner, type WriteOptions } from "./program";
 
 // COUNT(*) and SUM() come back as int8/numeric; the store's counts fit in a double.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -48,7 +48,8 @@ export class PostgresRunner implements SqlRunner {
   constructor(config: pg.PoolConfig) {
     // Pipeline mode: a query is written as soon as it is issued, not after the previous one's answer, so
     // BEGIN travels with a program's first statement and COMMIT with its last (server/db/sql/program.ts).
-    this.#pool = new pg.Pool({ ...config, pipeline: true } as pg.PoolConfig);
+    // synchronous_commit off for the session: see SqlRunner.write (durable writes turn it on for their transaction).
+    this.#pool = new pg.Pool({ ...config, pipeline: true, options: "-c synchronous_commit=off" } as pg.PoolConfig);
     // An idle client that loses its connection must not crash the process.
     this.#pool.on("error", () => {});
   }
@@ -93,10 +94,10 @@ export class PostgresRunner implements SqlRunner {
   }
 
   /** One transaction; retried (fresh program, up to 3 times) when PostgreSQL reports a deadlock or serialization failure. */
-  async write<T>(program: (d: SqlDialect) => Program<T>): Promise<T> {
+  async write<T>(program: (d: SqlDialect) => Program<T>, opts?: WriteOptions): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#writeOnce(program);
+        return await this.#writeOnce(program, opts?.durable === true);
       } catch (e) {
         const code = (e as { code?: string }).code;
         if ((code !== "40P01" && code !== "40001") || attempt >= 3) throw e;
@@ -109,7 +110,7 @@ export class PostgresRunner implements SqlRunner {
    * goes out with the first statement and COMMIT with the `last` one (or on its own after the program).
    * A failed statement aborts the transaction, so a COMMIT already on its way rolls back instead.
    */
-  async #writeOnce<T>(program: (d: SqlDialect) => Program<T>): Promise<T> {
+  async #writeOnce<T>(program: (d: SqlDialect) => Program<T>, durable: boolean): Promise<T> {
     const client = await this.#pool.connect();
     let open = false; // a transaction is open on this client (BEGIN sent, neither COMMIT nor ROLLBACK yet)
     let broken = false;
@@ -120,12 +121,12 @@ export class PostgresRunner implements SqlRunner {
       while (!step.done) {
         if (ended) throw new Error("a SQL program yielded a statement after its last one");
         const op = step.value;
-        const alone = !open && op.last === true;
+        const alone = !open && op.last === true && !durable; // a durable write needs its transaction's SET LOCAL
         // One write for BEGIN, the statement and COMMIT: on loopback every socket write costs the sender the
         // receiver's network stack too (writev was a seventh of the server's CPU per dequeue + complete cycle).
         const socket = socketOf(client);
         socket?.cork();
-        const begin = !open && !alone ? client.query("BEGIN") : null;
+        const begin = !open && !alone ? client.query(durable ? "BEGIN; SET LOCAL synchronous_commit = on" : "BEGIN") : null;
         if (begin) open = true;
         const result = this.#exec(client, op);
         const commit = open && op.last ? client.query("COMMIT") : null;

@@ -109,12 +109,20 @@ export const POSTGRES_DIALECT: SqlDialect = {
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
 };
 
+export type WriteOptions = { durable?: boolean };
+
 /** What runs programs against one database. */
 export interface SqlRunner {
   readonly dialect: SqlDialect;
   /** Runs a read-only program (no transaction on SQLite; one client on PostgreSQL). */
   read<T>(program: (d: SqlDialect) => Program<T>): Promise<T>;
-  /** Runs a program in one transaction: all of it commits or none of it does. */
-  write<T>(program: (d: SqlDialect) => Program<T>): Promise<T>;
+  /**
+   * Runs a program in one transaction: all of it commits or none of it does. The store's own traffic (queue,
+   * attempts, spans, workers) commits as SQLite's synchronous=NORMAL does — durable once the database has it, not
+   * waiting for the disk on each commit (PostgreSQL: synchronous_commit off; a database-server crash may lose
+   * the last fraction of a second, never corrupt). `durable` waits for the disk: what receipts rely on (resource
+   * versions, retention holds).
+   */
+  write<T>(program: (d: SqlDialect) => Program<T>, opts?: WriteOptions): Promise<T>;
   close(): Promise<void>;
 }

@@ -8,7 +8,7 @@
 import Database from "better-sqlite3";
 import type { Statement } from "better-sqlite3";
 import { SQLITE_PRAGMAS } from "../adapters";
-import { SQLITE_DIALECT, type Program, type SqlDialect, type SqlOp, type SqlRunner } from "./program";
+import { SQLITE_DIALECT, type Program, type SqlDialect, type SqlOp, type SqlRunner, type WriteOptions } from "./program";
 import { startWalCheckpointer, WRITER_FALLBACK_PAGES, type WalCheckpointer } from "./wal-checkpointer";
 
 const MAX_CACHED_STATEMENTS = 512;
@@ -104,7 +104,8 @@ export class SqliteRunner implements SqlRunner {
    * so a failing program rolls back only itself, and the commit (WAL frames, b-tree parents) is paid once
    * per batch rather than once per request. A promise settles only after the batch's COMMIT.
    */
-  write<T>(program: (d: SqlDialect) => Program<T>): Promise<T> {
+  /** `durable` changes nothing here: every commit is synchronous=NORMAL (WAL), as the store's are on PostgreSQL. */
+  write<T>(program: (d: SqlDialect) => Program<T>, _opts?: WriteOptions): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ program, resolve: resolve as (v: unknown) => void, reject, deadline: Date.now() + BUSY_TIMEOUT_MS });
       this.#schedule(0);

@@ -6,6 +6,7 @@
 // the setting's procedure is a 4xx that writes nothing and is audited.
 import superjson from "superjson";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { ensureStanding } from "@/server/auto-judge/standing";
 import { judgeNewVersions } from "@/server/auto-judge/step";
 import { adoptRootDefault } from "@/server/receipts/default-pointer";
 import { publishRegistryEntry } from "@/server/receipts/registries";
@@ -182,6 +183,20 @@ describeEachDialect(
       expect(row.state).toBe("unjudgeable");
       expect(row.reason).toContain(`no held-out dataset published as "${other}/held-out"`);
       expect(row.reason).toContain("no canary boundary");
+    });
+
+    it("a check that finds nothing declarable hands its lease back: a version claimed right after still declares its successor's receipt", async () => {
+      const other = "agent-without-exam";
+      const lineage = "bare-prompt-lease";
+      expect((await mutate(admin.headers, { agent: other, resourcesId: lineage, enabled: true })).status).toBe(200);
+      const checkedAt = async () => (await world.database.db.autoJudgeSetting.findUniqueOrThrow({ where: { agent_resourcesId: { agent: other, resourcesId: lineage } } })).standingCheckedAt!.getTime();
+      // The background check: no exam, nothing to declare.
+      expect(await ensureStanding(world.database, { agent: other, resourcesId: lineage, standingReceiptId: null, standingCheckedAt: null })).toBeNull();
+      const first = await checkedAt();
+      expect(Date.now() - first).toBeGreaterThan(10_000); // the lease is free again
+      // A claim's own try a moment later takes the lease (and, still with nothing to declare, hands it back).
+      expect(await ensureStanding(world.database, { agent: other, resourcesId: lineage, standingReceiptId: null, standingCheckedAt: new Date(first) }, { now: true })).toBeNull();
+      expect(await checkedAt()).toBeGreaterThan(first);
     });
 
     it("judges a version once when two passes run at the same moment (as two server processes would)", async () => {
