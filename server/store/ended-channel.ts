@@ -4,7 +4,7 @@
 // store's write has committed, coalesced over a few milliseconds: a NOTIFY inside the queue's transactions
 // would take PostgreSQL's notify-queue lock at each of their commits and serialize them.
 import { randomUUID } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 
 const CHANNEL = "lightgate_rollout_ended";
 /** NOTIFY payloads must stay under 8,000 bytes. */
