@@ -5,12 +5,18 @@
 // secret, so a stranger cannot make one up, and no session row is read here.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { hexId } from "@/server/digest";
-import type { Caller } from "@/server/http/body-limits";
 import type { Database } from "@/server/db/client";
 import { apiKeyOf, authenticateApiKey, cachedApiKeyActor } from "./api-keys";
 import { authSecret } from "./secret";
 
 type HeaderReader = { get(name: string): string | null };
+
+/**
+ * Who is sending a body, judged from its headers before any of it is counted: a valid API key (its id), a
+ * session cookie signed with the server's secret (the session), else the client's address. An invalid
+ * key or a forged cookie is a stranger: only people draw on `reservedForPeople` (server/http/body-limits.ts).
+ */
+export type Caller = { kind: "person" | "key" | "stranger"; id: string };
 export type IdentifyCaller = (headers: HeaderReader, address: string | null) => Promise<Caller>;
 
 // better-auth's session cookie (SESSION_COOKIE_PREFIX in better-auth.ts; "__Secure-" on https origins).

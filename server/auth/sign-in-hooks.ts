@@ -10,7 +10,7 @@ import { loadGrants } from "./roles";
 import { isRefusal, releaseAttempt, reserveAttempt, throttleBucket, type Reservation } from "./sign-in-throttle";
 
 const SIGN_IN = "/sign-in/email";
-/** How a locked attempt's answer begins (server/auth/http.ts knows it is recorded here already). */
+/** How a locked attempt's answer begins (server/http/auth-endpoints.ts knows it is recorded here already). */
 export const LOCKED_MESSAGE_START = "Too many failed sign-ins";
 
 /**

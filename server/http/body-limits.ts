@@ -172,9 +172,8 @@ export class BodyTooLargeError extends Error {
 export const BODY_READ = { windowMs: 5_000, minBytesPerSecond: 8 * KiB } as const;
 
 /**
- * Who is sending a body, judged from its headers before any of it is counted: a valid API key (its id), a
- * session cookie signed with the server's secret (the session), else the client's address. An invalid
- * key or a forged cookie is a stranger: only people draw on `reservedForPeople`.
+ * Who is sending a body, as server/auth/body-caller.ts judges it from the headers (declared here as well, by shape:
+ * next.config.ts loads this file without imports). Only people draw on `reservedForPeople`.
  */
 export type Caller = { kind: "person" | "key" | "stranger"; id: string };
 

@@ -1,7 +1,7 @@
 // NUL (U+0000) in caller-given text: PostgreSQL's text type cannot hold it, so a NUL that reached a query
 // answered 500 on PostgreSQL ("invalid byte sequence for encoding UTF8: 0x00") and was stored or looked up
 // as is on SQLite. Every edge that takes caller text — tRPC input (server/trpc.ts), API paths and query
-// strings (api-route.ts), auth bodies (server/auth/http.ts) — refuses it first, naming where it is; the
+// strings (api-route.ts), auth bodies (auth-endpoints.ts) — refuses it first, naming where it is; the
 // store's REST schemas refuse it field by field.
 export const NUL_REFUSAL = "must not contain NUL characters (U+0000)";
 

@@ -8,7 +8,7 @@
 // provably came before any work.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { handleAuthRequest } from "@/server/auth/http";
+import { handleAuthRequest } from "@/server/http/auth-endpoints";
 import { publicOrigin } from "@/server/auth/origin";
 import type { Database } from "@/server/db/client";
 import { handlePublicKeyRequest, servePointerPath, serveReceiptPath } from "@/server/receipts/http";

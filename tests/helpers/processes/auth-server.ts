@@ -1,7 +1,7 @@
 // The sign-in endpoints in a process of their own (`node --import tsx tests/helpers/processes/auth-server.ts
 // --port N`, DATABASE_URL naming the database), answered as the product's route answers them (refusals recorded):
 // several of them on one database are several server processes.
-import { handleAuthRequest } from "@/server/auth/http";
+import { handleAuthRequest } from "@/server/http/auth-endpoints";
 import { withClientAddress } from "@/server/auth/client-address";
 import { getDatabase } from "@/server/db/client";
 import { serveFetch } from "../auth-server";

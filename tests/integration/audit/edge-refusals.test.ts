@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { REFUSAL_WINDOW_MS, RefusalLog, refusalLog } from "@/server/audit/refusal-log";
 import { CLIENT_ADDRESS_HEADER, withClientAddress } from "@/server/auth/client-address";
-import { handleAuthRequest } from "@/server/auth/http";
+import { handleAuthRequest } from "@/server/http/auth-endpoints";
 import { publicOrigin } from "@/server/auth/origin";
 import { getDatabase } from "@/server/db/client";
 import { serveGateApi } from "@/server/gate-api/http";

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { handleAuthRequest } from "@/server/auth/http";
+import { handleAuthRequest } from "@/server/http/auth-endpoints";
 import { API_METHODS } from "@/server/http/api-route";
 import { createTestDatabase, type TestDatabase } from "../../helpers/db";
 

@@ -5,7 +5,7 @@
 import path from "node:path";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { handleAuthRequest } from "@/server/auth/http";
+import { handleAuthRequest } from "@/server/http/auth-endpoints";
 import { NUL_REFUSAL } from "@/server/http/nul";
 import { callerAs } from "../../helpers/caller";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";

@@ -6,7 +6,7 @@ import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { INT32_MAX } from "@/lib/validation/integers";
 import { createApiKey } from "@/server/auth/api-keys";
-import { handleAuthRequest } from "@/server/auth/http";
+import { handleAuthRequest } from "@/server/http/auth-endpoints";
 import { NUL_REFUSAL } from "@/server/http/nul";
 import { handlePointerRequest } from "@/server/receipts/http";
 import { callerAs } from "../../helpers/caller";

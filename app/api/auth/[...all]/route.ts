@@ -1,7 +1,7 @@
 // better-auth's endpoints: sign-in, sign-out, session (everything else is switched off in server/auth/better-auth.ts).
 // Bodies are held to the auth limit (server/http/body-limits.ts) before better-auth reads them.
 import { withClientAddress } from "@/server/auth/client-address";
-import { handleAuthRequest } from "@/server/auth/http";
+import { handleAuthRequest } from "@/server/http/auth-endpoints";
 import { getDatabase } from "@/server/db/client";
 import { apiRoute } from "@/server/http/api-route";
 import { withBodyLimit } from "@/server/http/web-body";

@@ -4,9 +4,9 @@
 import type { Database } from "@/server/db/client";
 import { NUL_REFUSAL, nulPath } from "@/server/http/nul";
 import { recordEdgeRefusal } from "@/server/http/edge-refusals";
-import { authPathOf, SERVED_AUTH_PATHS } from "./auth-paths";
-import { getAuth } from "./better-auth";
-import { LOCKED_MESSAGE_START } from "./sign-in-hooks";
+import { authPathOf, SERVED_AUTH_PATHS } from "@/server/auth/auth-paths";
+import { getAuth } from "@/server/auth/better-auth";
+import { LOCKED_MESSAGE_START } from "@/server/auth/sign-in-hooks";
 
 const SERVED = "POST /api/auth/sign-in/email, POST /api/auth/sign-out and GET /api/auth/get-session";
 
