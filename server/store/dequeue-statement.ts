@@ -1,10 +1,11 @@
 // dequeue_many_rollouts on PostgreSQL as ONE statement (no transaction: a statement is atomic by itself):
 // claim up to n queued rollouts with FOR UPDATE SKIP LOCKED, start attempt k+1 on each, record the attempts
 // and the worker. It was six round trips (BEGIN, claim, update, insert, worker, COMMIT), each costing both
-// processes CPU. The LIMIT is written into the text (a handful of texts, each a named statement): with a parameter
-// PostgreSQL's generic plan could not know the limit is small, so it planned the statement afresh on every call
-// (590 µs of the database's CPU per dequeue, pg_stat_statements). The rules it applies are the ones rollouts.ts applies on SQLite; `reasonSql` mirrors
-// state-machine.ts's attemptReason (tests/integration/store/dequeue-statement.test.ts holds them together).
+// processes CPU. The LIMIT is written into the text (a handful of texts, each a named statement): with a
+// parameter PostgreSQL's generic plan could not know the limit is small, so it planned the statement afresh on
+// every call (590 µs of the database's CPU per dequeue, pg_stat_statements). The rules are the ones rollouts.ts
+// applies on SQLite; `reasonSql` mirrors state-machine.ts's attemptReason (tests/integration/store/
+// dequeue-statement.test.ts holds them together).
 import { all, type Program } from "@/server/db/sql/program";
 import { newAttemptId, nextPos } from "./ids";
 import { ROLLOUT_COLUMNS, type RolloutRow } from "./rows";
@@ -28,7 +29,7 @@ export function* dequeueStatement(limit: number, workerId: string | null, now: n
   const only = viewerCond(viewer);
   const ids = Array.from({ length: limit }, newAttemptId);
   const busy = workerPatchForAttempt("preparing", "", "", now);
-  const worker = workerId;
+  const worker = workerId; // six placeholders below
   return yield* all<ClaimedRow>(
     `WITH picked AS (
        SELECT rollout_id, queue_pos, attempt_count + 1 AS seq, expected_attempts, requeue_cause FROM store_rollouts
