@@ -12,7 +12,7 @@ import { BAD_PERCENT_ENCODING, decodePathSegments } from "@/lib/http/path-segmen
 // The API routes the proxy sees (for the encoding check under plain `next start`): only those with names in
 // their path and no body or a small one. Next.js buffers a body for the proxy up to proxyClientMaxBodySize
 // (64 KiB) and silently cuts what is longer — so tRPC, the store and the gate API never pass through it;
-// scripts/serve.ts checks their paths' encoding itself (server/http/server-listener.ts).
+// scripts/serve.ts checks their paths' encoding itself (server/process/server-listener.ts).
 const API_ROUTES = /^\/(v1\/pointers|v1\/receipts|api\/auth)\//;
 
 export function proxy(request: NextRequest) {

@@ -24,7 +24,7 @@ import { deployMigrations } from "../server/db/migrate";
 import { publishDeskGateDatasets } from "../server/desk/gate-datasets";
 import { publishDeskRegistry } from "../server/desk/registry";
 import { serveGateApi } from "../server/gate-api/http";
-import { createLightgateServer } from "../server/http/server-listener";
+import { createLightgateServer } from "../server/process/server-listener";
 import { settleSecondsOf } from "../server/gate/policy";
 import { orchestrateGates, requestGateRun } from "../server/receipts/gate-queue";
 import { currentPolicy } from "../server/receipts/registries";

@@ -4,14 +4,14 @@
 // dataset), and everything else — dashboard, tRPC, auth, pointers, receipts — goes to Next.js. Runners send
 // many small requests; going through Next's router for each one cost ~10× in throughput (see docs/benchmarks.md "Store throughput").
 // The app/v1 route handlers stay, so plain `next start` serves the same API, only slower. The routing and
-// the request-body limits live in server/http/server-listener.ts.
+// the request-body limits live in server/process/server-listener.ts.
 import next from "next";
 import { callerIdentifier } from "../server/auth/body-caller";
 import { steadyHeapGrowth } from "../server/http/heap-growth";
 import { getDatabase } from "../server/db/client";
 import { refusalLog } from "../server/audit/refusal-log";
 import { serveGateApi } from "../server/gate-api/http";
-import { createLightgateServer } from "../server/http/server-listener";
+import { createLightgateServer } from "../server/process/server-listener";
 import { autoJudgeLoop } from "../server/auto-judge/step";
 import { orchestrateGates } from "../server/receipts/gate-queue";
 import { getStoreRuntime, startStoreBackground } from "../server/store/runtime";

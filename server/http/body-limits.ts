@@ -1,5 +1,5 @@
 // The one table of request-body limits, per route family, read by every path a request can take: the
-// production server's pre-check and its store fast path (server/http/server-listener.ts, node-body.ts), the
+// production server's pre-check and its store fast path (server/process/server-listener.ts, node-body.ts), the
 // Next.js route handlers (web-body.ts) and next.config.ts (pages). A body over its limit is refused with
 // 413 naming the limit before it is buffered. No imports: next.config.ts loads this file as it is.
 

@@ -3,7 +3,7 @@
 // store's `{"detail"}`, an OTLP Status in the request's encoding, a tRPC error per procedure of the batch
 // (superjson-wrapped, as the dashboard's client expects), or `{error, message}`. Always with
 // `Connection: close`: the rest of the body is never read, so the client must not go on streaming it.
-import { otlpRefusal } from "@/server/store/otlp/status";
+import { otlpRefusal } from "./otlp-reply";
 import type { BodyLimit, BodyStalledError, BodyTooLargeError, ServerBusyError } from "./body-limits";
 
 type Headers = { get(name: string): string | null };

@@ -3,6 +3,7 @@
 // --gates — steps every open run whose lease it can take (gate-run/step.ts). A receipt whose held-out set is
 // not a published gate dataset (evidence imported from elsewhere) is refused up front: the gate could only
 // ask runners for cases it holds.
+import { waitOrWake } from "@/lib/async/wait-or-wake";
 import type { Database } from "@/server/db/client";
 import { AUDIT_LOCK, appendAudit, type AuditActor } from "@/server/audit/audit-log";
 import { newId } from "@/server/digest";
@@ -128,19 +129,9 @@ export async function orchestrateGates(database: Database, signal: AbortSignal, 
         opts.log?.(`gate orchestrator: ${(e as Error).message}`);
       }
       if (due) continue;
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(t);
-          signal.removeEventListener("abort", done);
-          wake = null;
-          resolve();
-        };
-        const interval = opts.intervalMs ?? 500;
-        const sparse = sparseUntil !== null && Number.isFinite(sparseUntil) ? Math.max(interval, Math.min(interval * SPARSE_POLLS, sparseUntil - Date.now() + 10)) : interval;
-        const t = setTimeout(done, sparse);
-        signal.addEventListener("abort", done, { once: true });
-        wake = done;
-      });
+      const interval = opts.intervalMs ?? 500;
+      const sparse = sparseUntil !== null && Number.isFinite(sparseUntil) ? Math.max(interval, Math.min(interval * SPARSE_POLLS, sparseUntil - Date.now() + 10)) : interval;
+      await waitOrWake(sparse, signal, (w) => (wake = w));
     }
   } finally {
     unsubscribe();

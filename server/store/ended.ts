@@ -1,17 +1,17 @@
 // News that a rollout may have ended (an attempt or the rollout itself left the running states) or that its canary
 // outcome was verified, for whoever waits on rollouts — the gate orchestrator wakes on it instead of waiting out
 // its poll. Within a process directly; between the processes of one PostgreSQL database over LISTEN/NOTIFY
-// (ended-channel.ts), started when this process first listens. A hint, never the truth: listeners re-read the
+// (server/db/notify-channel.ts), started when this process first listens. A hint, never the truth: listeners re-read the
 // database, and on SQLite (one server process) changes made by another process arrive by their own polling.
 import pg from "pg";
 import { pgPoolConfig } from "@/server/db/adapters";
 import type { Database } from "@/server/db/client";
 import { one } from "@/server/db/sql/program";
 import { sqlRunnerFor } from "@/server/db/sql/runner";
-import { createEndedChannel, type EndedChannel } from "./ended-channel";
+import { createNotifyChannel, type NotifyChannel } from "@/server/db/notify-channel";
 
 type Listener = (rolloutId: string) => void;
-type News = { listeners: Set<Listener>; channel: EndedChannel | null };
+type News = { listeners: Set<Listener>; channel: NotifyChannel | null };
 const news = new WeakMap<Database, News>();
 
 function newsOf(database: Database): News {
@@ -21,7 +21,8 @@ function newsOf(database: Database): News {
     const target = database.target;
     if (target.dialect === "postgresql") {
       const { max: _max, ...config } = pgPoolConfig(target);
-      created.channel = createEndedChannel({
+      created.channel = createNotifyChannel({
+        channel: "lightgate_rollout_ended",
         notify: (channel, payload) => sqlRunnerFor(database).read(() => one("SELECT pg_notify(?, ?)", [channel, payload])),
         connect: () => new pg.Client(config),
         deliver: (ids) => ids.forEach((id) => tell(created, id)),

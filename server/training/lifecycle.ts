@@ -6,6 +6,7 @@
 import { FAMILY_ENDED_REASON } from "@/lib/training/run-status";
 import type { Db, Prisma, Tx } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
+import { announceQueuedRun } from "./run-news";
 
 /** "stopped": a person ended it before its update budget (apart from "finished": the work ran to its end). */
 export const RUN_STATUSES = ["queued", "running", "paused", "finished", "stopped", "failed"] as const;
@@ -113,6 +114,7 @@ export async function moveRun(db: Db | Tx, runId: string, event: RunEvent, now =
     const state = found ? `${found.status}${found.workerId ? ` under worker ${found.workerId}` : ""}` : "gone";
     throw new DomainError("CONFLICT", `run ${runId} changed while it was being ${RUN_RULES[event.kind].verb}: it is ${state} now`, "runId");
   }
+  if (d.to === "queued") await announceQueuedRun(db, runId);
   return { from: d.from, to: d.to, reason: d.reason };
 }
 
@@ -143,5 +145,7 @@ export type NewRunData = Omit<Prisma.TrainingRunUncheckedCreateInput, "status" |
 /** Records a new run, queued and held by nobody, whatever the caller's fields (a spread copy of another run) say. */
 export async function createQueuedRun(tx: Tx, data: NewRunData) {
   const { status: _s, statusReason: _r, workerId: _w, leaseUntil: _l, finishedAt: _f, ...fields } = data as Prisma.TrainingRunUncheckedCreateInput;
-  return tx.trainingRun.create({ data: { ...fields, status: "queued", statusReason: null, workerId: null, leaseUntil: null, finishedAt: null } });
+  const run = await tx.trainingRun.create({ data: { ...fields, status: "queued", statusReason: null, workerId: null, leaseUntil: null, finishedAt: null } });
+  await announceQueuedRun(tx, run.id);
+  return run;
 }

@@ -5,6 +5,7 @@
 // Its curve is the trainer's validation split: the locked held-out set is the gate's to read, not the learner's.
 // Between updates and while waiting on runners it re-reads the run, so pause/stop act within a poll.
 import { hostname } from "node:os";
+import { waitOrWake } from "@/lib/async/wait-or-wake";
 import type { AuditActor } from "@/server/audit/audit-log";
 import type { Database } from "@/server/db/client";
 import { canonicalJson, newId } from "@/server/digest";
@@ -20,6 +21,7 @@ import { DomainError } from "@/server/errors";
 import { collectThroughStore } from "./collect";
 import { letGo, moveRunIfAllowed, renewHold, type RunEvent } from "./lifecycle";
 import { publishCandidate } from "./publish";
+import { onRunQueued } from "./run-news";
 import { refreshRunSummary } from "./summary";
 
 /** Validation rollouts each candidate of a continual run gets before its gate run. */
@@ -79,11 +81,27 @@ export class TrainerWorker {
 
   #signal: AbortSignal | undefined;
 
+  /**
+   * Claims and executes runs until the signal aborts. Idle, it polls every pollMs — for lapsed leases and, on
+   * SQLite, new runs — and on PostgreSQL wakes as soon as any process queues a run (run-news.ts).
+   */
   async run(signal: AbortSignal): Promise<void> {
     this.#signal = signal;
-    while (!signal.aborted) {
-      const worked = await this.runOne().catch((e: Error) => (this.#log(`worker error: ${e.message}`), false));
-      if (!worked) await new Promise((r) => setTimeout(r, this.#pollMs));
+    let news = false;
+    let wake: (() => void) | null = null;
+    const unsubscribe = onRunQueued(this.database, () => {
+      news = true;
+      wake?.();
+    });
+    try {
+      while (!signal.aborted) {
+        news = false;
+        const worked = await this.runOne().catch((e: Error) => (this.#log(`worker error: ${e.message}`), false));
+        if (worked || news) continue; // a run queued while this one looked is claimed now, not a poll later
+        await waitOrWake(this.#pollMs, signal, (w) => (wake = w));
+      }
+    } finally {
+      unsubscribe();
     }
   }
 

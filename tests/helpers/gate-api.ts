@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import type { RoleGrant, ServiceRole } from "@/lib/auth/scopes";
 import type { Dialect } from "@/server/db/config";
 import { serveGateApi } from "@/server/gate-api/http";
-import { createLightgateServer } from "@/server/http/server-listener";
+import { createLightgateServer } from "@/server/process/server-listener";
 import { publishRegistryEntry } from "@/server/receipts/registries";
 import { createStore, type LightningStore } from "@/server/store";
 import { createStoreHandler } from "@/server/store/http/handler";

@@ -14,7 +14,7 @@ import type { Database } from "@/server/db/client";
 import { handlePublicKeyRequest, servePointerPath, serveReceiptPath } from "@/server/receipts/http";
 import { serveGateApi } from "@/server/gate-api/http";
 import { unknownEndpoint } from "@/server/http/api-route";
-import { STORE_PATH } from "@/server/http/server-listener";
+import { STORE_PATH } from "@/server/process/server-listener";
 import { handleTrpcRequest } from "@/server/trpc-http";
 import { createStore, type LightningStore } from "@/server/store";
 import { createStoreHandler } from "@/server/store/http/handler";

@@ -2,7 +2,7 @@
 // node request becomes a web Request whose body is the IncomingMessage itself (duplex "half"; none for GET
 // and HEAD — Next's NextRequestAdapter does the same), and the Response is written back with its headers as
 // given. Used for the route-handler path of plain `next start`, and as the Next side of the production
-// server's listener (server/http/server-listener.ts) in tests.
+// server's listener (server/process/server-listener.ts) in tests.
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
 

@@ -12,7 +12,7 @@ import { recordEdgeRefusal } from "@/server/http/edge-refusals";
 import { authorize, viewerOf, type Access } from "./auth";
 import { toWebHandler, type StoreHandler, type StoreRequest, type StoreResponse } from "./exchange";
 import { detail, HttpError, json, readJson } from "./io";
-import { otlpRefusal } from "../otlp/status";
+import { otlpRefusal } from "@/server/http/otlp-reply";
 import { handleOtlpTraces } from "./otlp";
 import { ROUTES, type Route } from "./routes";
 

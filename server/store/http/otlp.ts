@@ -1,12 +1,12 @@
 // POST /v1/traces: OTLP/HTTP export. Protobuf (what the Python runner and the LLM proxy send) or OTLP/JSON,
 // optionally gzip-compressed. Success is an empty ExportTraceServiceResponse; refusals are 4xx with a
-// google.rpc.Status body in the request's encoding (otlp/status.ts) whose message names the problem.
+// google.rpc.Status body in the request's encoding (server/http/otlp-reply.ts) whose message names the problem.
 import { gunzipSync } from "node:zlib";
 import { ZodError } from "zod";
 import { BodyAbortedError, BodyStalledError, BodyTooLargeError, bodyLimitOf, ServerBusyError } from "@/server/http/body-limits";
 import { decodeJson, decodeProtobuf, encodeEmptyResponse, type OtlpResourceSpans } from "../otlp/decode";
 import { mapOtlp } from "../otlp/map";
-import { mediaType, OTLP_JSON, OTLP_PROTOBUF, otlpRefusal, otlpReply } from "../otlp/status";
+import { mediaType, OTLP_JSON, OTLP_PROTOBUF, otlpRefusal, otlpReply } from "@/server/http/otlp-reply";
 import { StoreForbiddenError, StoreNotFoundError } from "../errors";
 import type { LightningStore, StoreViewer } from "../index";
 import type { StoreRequest, StoreResponse } from "./exchange";

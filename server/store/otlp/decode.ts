@@ -22,19 +22,15 @@ export type OtlpResourceSpans = { attributes: OtlpAttributes; schema_url: string
 
 const PROTO_DIR = path.join(process.cwd(), "server", "store", "otlp", "proto");
 
-let types: { request: protobuf.Type; response: protobuf.Type; status: protobuf.Type } | undefined;
+let types: { request: protobuf.Type; response: protobuf.Type } | undefined;
 function protoTypes() {
   if (!types) {
     const root = new protobuf.Root();
     root.resolvePath = (_origin, target) => (path.isAbsolute(target) ? target : path.join(PROTO_DIR, target));
     root.loadSync("opentelemetry/proto/collector/trace/v1/trace_service.proto", { keepCase: true });
-    // google.rpc.Status, the body of OTLP/HTTP error responses (code, message; details left out).
-    const status = new protobuf.Type("Status").add(new protobuf.Field("code", 1, "int32")).add(new protobuf.Field("message", 2, "string"));
-    new protobuf.Root().define("google.rpc").add(status);
     types = {
       request: root.lookupType("opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest"),
       response: root.lookupType("opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse"),
-      status,
     };
   }
   return types;
@@ -43,11 +39,6 @@ function protoTypes() {
 /** The ExportTraceServiceRequest type, for clients that export spans (Lightgate's runner). */
 export function traceRequestType(): protobuf.Type {
   return protoTypes().request;
-}
-
-export function encodeStatus(message: string, code = 3): Uint8Array {
-  const t = protoTypes().status;
-  return t.encode(t.create({ code, message })).finish();
 }
 
 let emptyResponse: Uint8Array | undefined;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OTLP_SIGNALS } from "@/server/store/http/handler";
 import { ROUTES } from "@/server/store/http/routes";
 import { createTestDatabase, type TestDatabase } from "../../helpers/db";
-import { GATE_API_PATH, STORE_PATH } from "@/server/http/server-listener";
+import { GATE_API_PATH, STORE_PATH } from "@/server/process/server-listener";
 import { GATE_API_ROUTES } from "@/server/gate-api/routes";
 import { serveMatrixApp, UNMOUNTED, type MatrixServer } from "../../helpers/matrix-server";
 import { gateApiCells, gateApiRoutePath, routeCallers, storeCells, storeRoutePath } from "../../helpers/route-matrix";

@@ -99,7 +99,7 @@ beforeAll(async () => {
   servers["route handlers"] = routeHandlers.url;
   closers.push(routeHandlers.close);
   try {
-    const { createLightgateServer } = await import("@/server/http/server-listener");
+    const { createLightgateServer } = await import("@/server/process/server-listener");
     const { getStoreRuntime } = await import("@/server/store/runtime");
     const { serveGateApi } = await import("@/server/gate-api/http");
     const { getDatabase } = await import("@/server/db/client");

@@ -6,7 +6,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createLightgateServer } from "@/server/http/server-listener";
+import { createLightgateServer } from "@/server/process/server-listener";
 
 let server: http.Server;
 let port: number;

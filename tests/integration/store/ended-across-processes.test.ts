@@ -1,10 +1,10 @@
 // On PostgreSQL a rollout that ends in one Lightgate process is heard at once by the others (LISTEN/NOTIFY,
-// server/store/ended-channel.ts): a real store server process ends rollouts over HTTP; this process, listening
+// server/db/notify-channel.ts): a real store server process ends rollouts over HTTP; this process, listening
 // as a gate orchestrator does (onRolloutEnded), hears each of them once, well inside the orchestrator's poll —
 // and its own endings once each (its own NOTIFY is not delivered to it a second time).
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createApiKey } from "@/server/auth/api-keys";
-import { payloads } from "@/server/store/ended-channel";
+import { payloads } from "@/server/db/notify-channel";
 import { onRolloutEnded } from "@/server/store/ended";
 import { createStore, type LightningStore } from "@/server/store";
 import { AglClient } from "../../helpers/agl-client";

@@ -131,7 +131,7 @@ describeEachDialect("malformed-input sweep", (dialect) => {
     ));
 
   it("OTLP: random bytes, truncated protobuf, bad gzip, JSON", { timeout: 120_000 }, async () => {
-    const { encodeStatus } = await import("@/server/store/otlp/decode");
+    const { encodeStatus } = await import("@/server/http/otlp-reply");
     const seed = encodeStatus("seed bytes for mutation");
     await run(
       fc.oneof(

@@ -2,7 +2,7 @@
 // of a family's in-flight budget (server/http/body-limits.ts) for Node's default 300 s. Waiting the real
 // 30 s in a test would cost more than it tells, so this pins the servers' settings.
 import { describe, expect, it } from "vitest";
-import { createLightgateServer } from "@/server/http/server-listener";
+import { createLightgateServer } from "@/server/process/server-listener";
 import { serveHandler } from "@/server/store/http/node-server";
 
 describe("server timeouts", () => {

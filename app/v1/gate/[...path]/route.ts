@@ -1,7 +1,7 @@
 // /v1/gate/*: the gate API for any Agent Lightning agent (server/gate-api). The handler reads the path from
 // the request's URL (decoded once, 400 for a bad encoding); bodies are held to their path's limit —
 // datasets 16 MiB, everything else 1 MiB (server/http/body-limits.ts). Under `npm start` the production
-// server serves these paths on its fast path (server/http/server-listener.ts), past Next.js.
+// server serves these paths on its fast path (server/process/server-listener.ts), past Next.js.
 import { getDatabase } from "@/server/db/client";
 import { serveGateApi } from "@/server/gate-api/http";
 import { apiRoute } from "@/server/http/api-route";

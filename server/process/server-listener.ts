@@ -1,4 +1,5 @@
-// The production server's request routing (scripts/serve.ts), framework-free so tests can start it without
+// The production server's request routing (scripts/serve.ts) — the one place that composes the HTTP edge
+// (server/http), the store's fast path and the gate API, so none of them imports another — framework-free so tests can start it without
 // a Next.js build: the store API (/v1/agl/*, /v1/traces and the OTLP signals it refuses) takes the fast
 // path straight to the store's handler, the gate API (/v1/gate/*) straight to its web handler; everything
 // else — dashboard, tRPC, auth, pointers, receipts — goes to Next.js. Before Next sees a request, a declared
@@ -12,12 +13,12 @@ import { knownCaller, type IdentifyCaller } from "@/server/auth/body-caller";
 import { CLIENT_ADDRESS_HEADER, stampClientAddress } from "@/server/auth/client-address";
 import type { StoreHandler } from "@/server/store/http/exchange";
 import { nodeListener } from "@/server/store/http/node-server";
-import { BodyStalledError, BodyTooLargeError, bodyLimitFor, bodyTicket, COUNTED_HEADER, countedMark, declaresBody, ServerBusyError } from "./body-limits";
-import { applyServerTimeouts, checkContinue, declaredRefusal, nodeHeaderReader, readNodeBody, requestUrl, sendRefusal } from "./node-body";
-import { bodyRefusal } from "./refusals";
-import { webFastPath } from "./web-fast-path";
+import { BodyStalledError, BodyTooLargeError, bodyLimitFor, bodyTicket, COUNTED_HEADER, countedMark, declaresBody, ServerBusyError } from "@/server/http/body-limits";
+import { applyServerTimeouts, checkContinue, declaredRefusal, nodeHeaderReader, readNodeBody, requestUrl, sendRefusal } from "@/server/http/node-body";
+import { bodyRefusal } from "@/server/http/refusals";
+import { webFastPath } from "@/server/http/web-fast-path";
 import { BAD_PERCENT_ENCODING, decodePathSegments } from "@/lib/http/path-segments";
-import type { Refusal } from "./refusals";
+import type { Refusal } from "@/server/http/refusals";
 
 /**
  * 400 for a path that is not valid percent-encoding: on tRPC paths in tRPC's own error shape as the client

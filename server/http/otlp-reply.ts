@@ -2,8 +2,9 @@
 // Content-Type): protobuf `google.rpc.Status` for protobuf (and for anything unrecognised), JSON for
 // OTLP/JSON; gzipped when the client accepts gzip. Every refusal of the OTLP routes — 4xx of the
 // decoder, 401/403 of the key check, 408/413/503 of the body limits, 405/501 — goes through `otlpRefusal`.
+// They live with the HTTP edge, not the store: the body limits refuse OTLP bodies before any store code runs.
 import { gzipSync } from "node:zlib";
-import { encodeStatus } from "./decode";
+import protobuf from "protobufjs";
 
 export const OTLP_PROTOBUF = "application/x-protobuf";
 export const OTLP_JSON = "application/json";
@@ -40,6 +41,14 @@ function rpcCode(status: number): number {
   if (status === 405 || status === 501) return 12; // UNIMPLEMENTED
   if (status === 503) return 14; // UNAVAILABLE (exporters retry it)
   return 3; // INVALID_ARGUMENT
+}
+
+/** google.rpc.Status, the body of OTLP/HTTP error responses (code, message; details left out). */
+const STATUS = new protobuf.Type("Status").add(new protobuf.Field("code", 1, "int32")).add(new protobuf.Field("message", 2, "string"));
+new protobuf.Root().define("google.rpc").add(STATUS);
+
+export function encodeStatus(message: string, code = 3): Uint8Array {
+  return STATUS.encode(STATUS.create({ code, message })).finish();
 }
 
 /** A refusal with a Status body naming the problem, in the encoding the request used. */

@@ -1,30 +1,38 @@
-// News that rollouts ended, between the processes of one PostgreSQL database (LISTEN/NOTIFY), so a gate run
-// stepped by one process moves on when a runner's attempt ends on another, instead of waiting out its poll.
-// Like ended.ts, a hint: listeners re-read the database. NOTIFY is sent in a statement of its own after the
-// store's write has committed, coalesced over a few milliseconds: a NOTIFY inside the queue's transactions
-// would take PostgreSQL's notify-queue lock at each of their commits and serialize them.
+// News of ids between the processes of one PostgreSQL database (LISTEN/NOTIFY): that rollouts ended (the store,
+// so a gate run stepped by one process moves on when a runner's attempt ends on another) and that training runs
+// were queued (so an idle trainer worker starts one at once instead of at its next poll). Always a hint: listeners
+// re-read the database. `publish` sends NOTIFY in a statement of its own after the write has committed, coalesced
+// over a few milliseconds — a NOTIFY inside the store queue's transactions would take PostgreSQL's notify-queue
+// lock at each of their commits and serialize them. Rare writers (a run queued) may instead NOTIFY inside their
+// own transaction, which PostgreSQL delivers at its commit only (`notifyPayload`).
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 
-const CHANNEL = "lightgate_rollout_ended";
 /** NOTIFY payloads must stay under 8,000 bytes. */
 const PAYLOAD_MAX = 7_800;
 const FLUSH_MS = 10;
 const RECONNECT_MS = 1_000;
 
-export type EndedChannel = {
-  /** Tells the other processes this rollout ended (sent within FLUSH_MS, together with others). */
-  publish(rolloutId: string): void;
+export type NotifyChannel = {
+  /** Tells the other processes about this id (sent within FLUSH_MS, together with others). */
+  publish(id: string): void;
   /** Starts hearing the other processes (idempotent); `deliver` gets the ids they published. */
   listen(): void;
   close(): Promise<void>;
 };
 
 /**
- * `notify(channel, payload)` sends one NOTIFY on a connection of the caller's (the store's pool, autocommit);
- * `connect()` opens the dedicated connection LISTEN needs.
+ * `channel`: a fixed identifier (LISTEN takes no parameter). `notify(channel, payload)` sends one NOTIFY on a
+ * connection of the caller's (the store's pool, autocommit); `connect()` opens the dedicated connection LISTEN needs.
  */
-export function createEndedChannel(o: { notify: (channel: string, payload: string) => Promise<unknown>; connect: () => pg.Client; deliver: (ids: string[]) => void }): EndedChannel {
+export function createNotifyChannel(o: {
+  channel: string;
+  notify: (channel: string, payload: string) => Promise<unknown>;
+  connect: () => pg.Client;
+  deliver: (ids: string[]) => void;
+}): NotifyChannel {
+  const CHANNEL = o.channel;
+  if (!/^[a-z_]+$/.test(CHANNEL)) throw new Error(`channel: lower-case letters and _ only, not ${CHANNEL}`);
   const origin = randomUUID().slice(0, 8); // this channel's own messages come back to it: skipped
   let pending = new Set<string>();
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -66,9 +74,9 @@ export function createEndedChannel(o: { notify: (channel: string, payload: strin
   };
 
   return {
-    publish(rolloutId) {
+    publish(id) {
       if (closed) return;
-      pending.add(rolloutId);
+      pending.add(id);
       if (!timer) {
         timer = setTimeout(flush, FLUSH_MS);
         timer.unref();
@@ -89,6 +97,9 @@ export function createEndedChannel(o: { notify: (channel: string, payload: strin
   };
 }
 
+/** A message from outside any channel (`notifyPayload`): no origin, so every listener hears it. */
+const NO_ORIGIN = "-";
+
 /** `origin|id,id,…` messages, each under the payload limit. */
 export function payloads(origin: string, ids: string[]): string[] {
   const out: string[] = [];
@@ -106,4 +117,9 @@ export function payloads(origin: string, ids: string[]): string[] {
   }
   if (current.length) out.push(`${origin}|${current.join(",")}`);
   return out;
+}
+
+/** The payload a transaction sends with `SELECT pg_notify(channel, payload)`, delivered at its commit. */
+export function notifyPayload(id: string): string {
+  return `${NO_ORIGIN}|${id}`;
 }
