@@ -113,9 +113,20 @@ const ci = (xs: number[]) => {
   return `${fmt(i.estimate)} [${fmt(i.ci[0])}, ${fmt(i.ci[1])}]`;
 };
 
-type Row = { before: number[]; after: number[]; updates: number[]; seconds: number[]; cpu: number[] };
+/** A softmax candidate acting as published (greedy) and as it would sampling at temperature 1: reward, protected cases. */
+type Served = { greedy: number; sampled: number; protectedGreedy: number; protectedSampled: number; protectedCases: number };
+type Row = { before: number[]; after: number[]; updates: number[]; seconds: number[]; cpu: number[]; served: Served[] };
+
+function servedBothWays(candidate: unknown, w: World): Served | null {
+  const policy = (candidate as { resource_type?: string; policy?: Policy }).policy;
+  if (!policy || (policy.kind !== "softmax-linear" && policy.kind !== "mlp-softmax")) return null;
+  const greedy = evaluatePolicy(w.env, { ...policy, serving: { mode: "greedy" } }, w.heldOut);
+  const sampled = evaluatePolicy(w.env, { ...policy, serving: { mode: "sample", temperature: 1 } }, w.heldOut);
+  return { greedy: greedy.meanReward, sampled: sampled.meanReward, protectedGreedy: greedy.protectedPassed, protectedSampled: sampled.protectedPassed, protectedCases: greedy.protectedCases };
+}
+
 async function bench(family: FamilyName, s: Setup, w: World = STANDARD): Promise<Row> {
-  const row: Row = { before: [], after: [], updates: [], seconds: [], cpu: [] };
+  const row: Row = { before: [], after: [], updates: [], seconds: [], cpu: [], served: [] };
   for (let k = 0; k < SEEDS; k++) {
     const parent = s.parent ?? initialPolicy("softmax-linear", w.env);
     const started = startFamily({ family, config: s.config ?? {}, parent, environment: w.env, distribution: w.dist, seed: `bench-learning-${w.name}-${k}`, data: s.data ?? null, heldOut: pinOf(w.heldOut), validation: w.validation, codeRevision: "0000000" });
@@ -132,6 +143,8 @@ async function bench(family: FamilyName, s: Setup, w: World = STANDARD): Promise
       row.before.push(before);
       row.after.push(after);
     }
+    const served = servedBothWays(result.candidate, w);
+    if (served) row.served.push(served);
   }
   return row;
 }
@@ -143,9 +156,26 @@ const line = (label: string, r: Row) => {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   console.log(`${label.padEnd(20)} ${what}  ${String(Math.round(mean(r.updates))).padStart(5)}  ${mean(r.seconds).toFixed(1).padStart(6)}  ${mean(r.cpu).toFixed(1).padStart(6)}  (load ${os.loadavg()[0]!.toFixed(1)})`);
 };
+const familyRows: [string, Row][] = [];
 for (const family of FAMILY_NAMES) {
   if (ONLY.length && !ONLY.includes(family)) continue;
-  line(family, await bench(family, SETUP[family]));
+  const row = await bench(family, SETUP[family]);
+  familyRows.push([family, row]);
+  line(family, row);
+}
+
+// ——— Serving: the same trained softmax candidates, as published (greedy) and sampling at temperature 1 ———
+if (familyRows.some(([, r]) => r.served.length)) {
+  console.log("\nServing mode (held-out reward and protected cases passed, mean [95 % t interval] over seeds): greedy, as trainers publish, vs sampling at T = 1");
+  const avg = (xs: number[]) => (xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)).toFixed(1);
+  for (const [family, r] of familyRows) {
+    if (!r.served.length) continue;
+    const v = (k: keyof Served) => r.served.map((x) => x[k]);
+    const cases = r.served[0]!.protectedCases;
+    console.log(
+      `${family.padEnd(20)} greedy ${ci(v("greedy"))}  sampled ${ci(v("sampled"))}  greedy − sampled ${ci(r.served.map((x) => x.greedy - x.sampled))}  protected ${avg(v("protectedGreedy"))}/${cases} vs ${avg(v("protectedSampled"))}/${cases}`,
+    );
+  }
 }
 
 // ——— MLP vs linear: with the hand-made crosses, on the raw features only, and on the hard desk ———
@@ -204,7 +234,7 @@ if (!ONLY.length || ONLY.includes("apo-endpoint")) {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   Object.assign(process.env, { OPENAI_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, OPENAI_MODEL: "fake-model", OPENAI_API_KEY: "sk-bench" });
   const responder = openaiResponder(endpointFromEnv()!, { concurrency: 8, timeoutMs: 30_000, maxRetries: 3 });
-  const row: Row = { before: [], after: [], updates: [], seconds: [], cpu: [] };
+  const row: Row = { before: [], after: [], updates: [], seconds: [], cpu: [], served: [] };
   const small = lockValidationSet(env, "v2", 60, "bench-apo-endpoint");
   for (let k = 0; k < SEEDS; k++) {
     const started = startFamily({ family: "prompt-optimization", config: { scorer: "openai", beamWidth: 2, branchFactor: 2, rolloutsPerPrompt: 4, concurrency: 8 }, parent: STARTER, environment: env, distribution: dist, seed: `bench-apo-${k}`, data: null, heldOut: pinOf(heldOut), validation: small, codeRevision: "0000000" });

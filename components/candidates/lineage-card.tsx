@@ -1,23 +1,33 @@
 "use client";
 
-// The candidate beside its exact parent: names, digests, status, what the parent resolved to when the gate ran
+// The candidate beside its exact parent: names, digests, status, how each acts as published (greedy or sampling),
+// what the parent resolved to when the gate ran
 // (D's unresolvable parent says so on its card), and the training evidence both have — locked-gate mean, span
 // coverage and retry debt side by side (the parent's from its own receipt, when it has one).
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { CopyId } from "@/components/ui/copy-id";
+import { servingLabel, type ServingView } from "@/lib/policies/serving";
 import { LockedGateSummary } from "./cases-card";
 import { VerdictBadge } from "./verdict";
 import type { CandidateDetail, GateReportView } from "./types";
 
 type Ev = Pick<GateReportView["evidence"], "coverage" | "retryDebt">;
 
-function Facts({ mean, evidence }: { mean: number | null | undefined; evidence: Ev | null }) {
+function Facts({ mean, evidence, serving }: { mean: number | null | undefined; evidence: Ev | null; serving: ServingView | null }) {
   const cov = evidence?.coverage;
   const debt = evidence?.retryDebt;
   return (
     <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
+      {serving && (
+        <>
+          <dt className="text-ink-3">Acts</dt>
+          <dd data-testid="side-serving" data-mode={serving.mode}>
+            {servingLabel(serving)}
+          </dd>
+        </>
+      )}
       <dt className="text-ink-3">Locked gate mean</dt>
       <dd className="tabular-nums">{mean?.toFixed(3) ?? "—"}</dd>
       <dt className="text-ink-3">Span coverage</dt>
@@ -65,7 +75,7 @@ export function LineageCard({ detail }: { detail: CandidateDetail }) {
           <div className="mt-1 flex flex-wrap items-center gap-2 text-xs text-ink-2">
             <VerdictBadge verdict={summary.status} /> {summary.algorithm}
           </div>
-          <Facts mean={c?.candidateMean} evidence={report?.evidence ?? null} />
+          <Facts mean={c?.candidateMean} evidence={report?.evidence ?? null} serving={detail.serving.candidate} />
         </Side>
         <Side label={parent.isApprovedDefault ? "Exact parent · approved default" : "Exact parent"} testId="side-parent">
           <div className="flex flex-wrap items-center gap-2 font-medium break-words text-ink">
@@ -81,7 +91,7 @@ export function LineageCard({ detail }: { detail: CandidateDetail }) {
           <CopyId value={parent.digest} short={22} />
           <ParentResolution detail={detail} />
           <div className="mt-1 text-xs text-ink-2">{parent.candidate ? <>its own status: <VerdictBadge verdict={parent.candidate.status} /></> : "lineage root: no receipt of its own, so no training evidence to show"}</div>
-          <Facts mean={c?.parentMean} evidence={parent.evidence} />
+          <Facts mean={c?.parentMean} evidence={parent.evidence} serving={detail.serving.parent} />
         </Side>
       </div>
       {report && (

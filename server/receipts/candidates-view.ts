@@ -1,6 +1,7 @@
 // What the dashboard reads about candidates: a list with each one's verdict at a glance, and one candidate
 // beside its exact parent. Everything said about a candidate comes out of `gateReport`.
 import { candidateStatus, openChecks, type CandidateStatus } from "@/lib/candidates/status";
+import { servingInResources, type ServingView } from "@/lib/policies/serving";
 import { displayNames, nameOf } from "@/server/auth/display-names";
 import type { Database } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
@@ -154,6 +155,8 @@ export type CandidateDetail = {
   pointers: { latestCandidate: string | null; approvedDefault: string | null };
   /** Which gate run sealed the current stage 3 (its number among this candidate's runs) and the evaluator it judged with. */
   judgedBy: JudgedBy | null;
+  /** How each side acts as published (a policy's `serving`; null: not a policy, or its version is gone). */
+  serving: { candidate: ServingView | null; parent: ServingView | null };
   /** The promotion step by step, cycle by cycle; its current step is the machine's state (null before a judged receipt). */
   timeline: Timeline | null;
 };
@@ -172,6 +175,17 @@ async function judgedByOf(database: Database, candidateId: string, stage3: Stage
 
 const withNames = (sentence: string, names: ReadonlyMap<string, string>) => [...names].reduce((s, [id, name]) => s.split(id).join(name), sentence);
 
+/** The serving mode recorded in one exact resources version — what the gate's runners act on. */
+async function servingAt(database: Database, resourcesId: string, version: number): Promise<ServingView | null> {
+  const row = await database.db.storeResourcesVersion.findUnique({ where: { resourcesId_version: { resourcesId, version } }, select: { resources: true } });
+  if (!row) return null;
+  try {
+    return servingInResources(JSON.parse(row.resources));
+  } catch {
+    return null;
+  }
+}
+
 const parentCandidate = (database: Database, c: CandidateRow) =>
   database.db.candidate.findUnique({ where: { resourcesId_version: { resourcesId: c.parentResourcesId, version: c.parentVersion } } });
 
@@ -180,11 +194,13 @@ export async function getCandidate(database: Database, id: string, now: Date = n
   const { candidate: c, receipt } = stored;
   const stage2 = receipt?.stage2;
   const stage3Link = stored.chain.filter((l) => l.kind === "stage3").at(-1);
-  const [parentRow, latest, approved, serving] = await Promise.all([
+  const [parentRow, latest, approved, serving, candidateActs, parentActs] = await Promise.all([
     parentCandidate(database, c),
     readPointer(database.db, c.agent, "latest_candidate"),
     readPointer(database.db, c.agent, "approved_default"),
     receipt?.stage1 ? lockedGateServing(database, c.id, receipt.stage1, stage3Link?.digest ?? null, receipt.stage3?.producedBy?.evaluator ?? null) : null,
+    servingAt(database, c.resourcesId, c.version),
+    servingAt(database, c.parentResourcesId, c.parentVersion),
   ]);
   if (parentRow && parentRow.digest !== c.parentDigest) throw new DomainError("CONFLICT", `parent ${c.parentResourcesId} v${c.parentVersion} is recorded with another digest`, "parent");
   const parentStored = parentRow ? await gateReport(database, parentRow.id, now) : null;
@@ -221,6 +237,7 @@ export async function getCandidate(database: Database, id: string, now: Date = n
     },
     pointers: { latestCandidate: latest?.digest ?? null, approvedDefault: approved?.digest ?? null },
     judgedBy: await judgedByOf(database, c.id, receipt?.stage3),
+    serving: { candidate: candidateActs, parent: parentActs },
     timeline: facts && promotion ? await promotionTimeline(database.db, { candidate: c, chain: stored.chain, facts, state: promotion }) : null,
   };
 }

@@ -4,7 +4,7 @@
 import { simulateEpisode, type Episode, type EpisodeRun } from "@/server/environments/episode";
 import type { EnvTask } from "@/server/environments/types";
 import type { AnyEnvironment } from "@/server/trainers/family";
-import { actingPolicy, withEpsilon, type Policy } from "@/server/trainers/policy";
+import { actingPolicy, type Policy } from "@/server/trainers/policy";
 import { fromPolicyResource, POLICY_RESOURCE_TYPE } from "@/server/trainers/policy-resource";
 import { BUILTIN_SCORER, builtinResponder } from "@/server/trainers/prompt/builtin";
 import { promptEpisode } from "@/server/trainers/prompt/episode";
@@ -58,11 +58,10 @@ export function responderFactory(llm: RunnerLlm): (env: AnyEnvironment) => Respo
 
 export type ActedEpisode = { episode: Episode; responder: string | null; parseFailure: string | null };
 
-/** One episode of the actor on a task; `greedy` (the gate) acts without the policy's exploration. */
-export async function actEpisode(env: AnyEnvironment, actor: Actor, task: EnvTask, run: EpisodeRun, greedy: boolean, responderFor: (env: AnyEnvironment) => Responder): Promise<ActedEpisode> {
+/** One episode of the actor on a task; `serve` (the gate's phases) acts as the policy is published, never exploring. */
+export async function actEpisode(env: AnyEnvironment, actor: Actor, task: EnvTask, run: EpisodeRun, serve: boolean, responderFor: (env: AnyEnvironment) => Responder): Promise<ActedEpisode> {
   if (actor.kind === "policy") {
-    const policy = greedy ? withEpsilon(actor.policy, 0) : actor.policy;
-    return { episode: simulateEpisode(env, actingPolicy(policy), task, run), responder: null, parseFailure: null };
+    return { episode: simulateEpisode(env, actingPolicy(actor.policy, serve ? "serve" : "explore"), task, run), responder: null, parseFailure: null };
   }
   const responder = responderFor(env);
   const { episode, parseFailure } = await promptEpisode(env, responder, actor.template, task, run);

@@ -5,7 +5,7 @@ import { digestOf, type Digest } from "@/server/digest";
 import { simulateEpisode } from "@/server/environments/episode";
 import { resolveDistribution } from "@/server/environments/distributions";
 import { DEFAULT_REWARD_WEIGHTS, weightedReward, type DistributionRef, type Environment, type EnvironmentOptions, type RewardComponents, type TaskDistribution } from "@/server/environments/types";
-import { actingPolicy, assertPolicyFits, withEpsilon, type Policy } from "./policy";
+import { actingPolicy, assertPolicyFits, type Policy } from "./policy";
 
 /** Task seeds of held-out sets start with this; training seeds never do (see trainingTaskSeed). */
 export const HELD_OUT_NAMESPACE = "held-out";
@@ -89,7 +89,7 @@ export type Evaluation = {
 };
 
 /**
- * Runs the policy once on every held-out task with ε = 0 (as it would be published) and scores it with
+ * Runs the policy once on every held-out task as it serves (its `serving`, no exploration) and scores it with
  * the pinned evaluator weights (the seed's defaults unless given).
  */
 export function evaluatePolicy(env: AnyEnvironment, policy: Policy, set: HeldOutSet, weights: Readonly<RewardComponents> = DEFAULT_REWARD_WEIGHTS): Evaluation {
@@ -97,7 +97,7 @@ export function evaluatePolicy(env: AnyEnvironment, policy: Policy, set: HeldOut
   if (set.environment.id !== env.id || set.environment.specDigest !== env.specDigest) throw new Error("held-out set was locked for a different environment spec");
   const dist = resolveDistribution(env.distributions, set.distribution.digest);
   if (!dist) throw new Error(`task distribution ${set.distribution.version} (${set.distribution.digest}) is not available in ${env.id}`);
-  const acting = actingPolicy(withEpsilon(policy, 0));
+  const acting = actingPolicy(policy, "serve");
   const perTask: Evaluation["perTask"] = [];
   const byFamily: Evaluation["byFamily"] = {};
   for (const seed of set.seeds) {

@@ -8,7 +8,7 @@ import type { DatasetRecord, RecordKind } from "@/server/datasets/records";
 import type { Digest } from "@/server/digest";
 import type { Environment, TaskDistribution } from "@/server/environments/types";
 import type { HeldOutPin, HeldOutSet } from "./evaluate";
-import { assertPolicyFits, type Policy, type PolicyKind, type SoftmaxLinearPolicy } from "./policy";
+import { assertPolicyFits, GREEDY, type Policy, type PolicyKind, type SoftmaxLinearPolicy } from "./policy";
 import { toPolicyResource } from "./policy-resource";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -115,14 +115,18 @@ export function softmaxParent(family: string, resource: unknown, env: AnyEnviron
   return p;
 }
 
-/** A softmax-linear candidate with new weights (ε 0: published policies act greedily-stochastically). */
+/** A softmax-linear candidate with new weights (ε 0 unless given: exploration is for training). */
 export function withWeights(parent: SoftmaxLinearPolicy, weights: ArrayLike<number>, epsilon = 0): SoftmaxLinearPolicy {
   return { ...parent, weights: Array.from(weights), epsilon };
 }
 
-/** A policy as a candidate resource; refuses one that cannot be published (e.g. weights gone non-finite). */
+/**
+ * A policy as a candidate resource; refuses one that cannot be published (e.g. weights gone non-finite). It serves
+ * greedily unless it already says how it serves (a parent published as a sampler passes that on): training
+ * explores, serving does not.
+ */
 export function policyCandidate(policy: Policy): CandidateResource {
-  return toPolicyResource(policy);
+  return toPolicyResource({ ...policy, serving: policy.serving ?? GREEDY });
 }
 
 /** Index of each action name of the environment; unknown names are refused with the name. */

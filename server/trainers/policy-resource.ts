@@ -17,6 +17,13 @@ export const POLICY_RESOURCE_TYPE = "lightgate_policy";
 const finite = z.number({ error: "must be a finite number" }).refine(Number.isFinite, "must be a finite number");
 const environmentRef = z.object({ id: z.string().min(1), specDigest: z.string().regex(/^sha256:[0-9a-f]{64}$/, "specDigest must be sha256:<64 hex>") }).strict();
 const epsilon = z.number().min(0, "epsilon must be ≥ 0").max(1, "epsilon must be ≤ 1");
+/** How the policy acts once published (policy.ts `Serving`); absent on policies published before it existed. */
+const serving = z
+  .discriminatedUnion("mode", [
+    z.object({ mode: z.literal("greedy") }).strict(),
+    z.object({ mode: z.literal("sample"), temperature: z.number().gt(0, "temperature must be > 0 (0 is greedy: say so)").max(100, "temperature must be ≤ 100") }).strict(),
+  ])
+  .optional();
 
 const mlpPolicy = (kind: "mlp-softmax" | "mlp-q") =>
   z
@@ -33,6 +40,7 @@ const mlpPolicy = (kind: "mlp-softmax" | "mlp-q") =>
         })
         .strict(),
       epsilon,
+      serving,
     })
     .strict()
     .superRefine((p, ctx) => {
@@ -50,6 +58,7 @@ export const policySchema = z.discriminatedUnion("kind", [
       featureCount: z.number().int().positive(),
       weights: z.array(finite),
       epsilon,
+      serving,
     })
     .strict()
     .refine((p) => p.weights.length === p.actions.length * p.featureCount, "weights must hold actions × featureCount numbers"),
@@ -60,6 +69,7 @@ export const policySchema = z.discriminatedUnion("kind", [
       actions: z.array(z.string().min(1)).min(2),
       table: z.record(z.string(), z.array(finite)),
       epsilon,
+      serving,
     })
     .strict()
     .refine((p) => Object.values(p.table).every((row) => row.length === p.actions.length), "every Q-table row must hold one value per action"),

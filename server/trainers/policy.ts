@@ -3,10 +3,16 @@
 // - q-tabular: action values per discrete state key, acting greedily (Q-learning trains it).
 // - mlp-softmax: π(a|s) = softmax(MLP(raw features)) (PPO with an MLP actor trains it);
 // - mlp-q: action values Q(s, ·) = MLP(raw features), acting greedily (DQN trains it).
-// All may mix in ε-uniform exploration; the gate evaluates them with their own ε (0 once published).
+// All may mix in ε-uniform exploration while they train. How a policy acts once published is part of the resource
+// (`serving`): greedy (the highest-scored action) or sampling at a temperature; runners serving the gate's and the
+// canary's rollouts, and every evaluation, act that way and never explore. Trainers publish greedy
+// (family.ts `policyCandidate`); a policy without `serving` was published before it existed and acts as it did then.
 import type { ActingPolicy } from "@/server/environments/episode";
 import type { Environment, Observation } from "@/server/environments/types";
+import { servingOf, type Serving } from "@/lib/policies/serving";
 import { initMlp, mlpForward, rawFeatureIndices, type Mlp } from "./neural/mlp";
+
+export { GREEDY, servingOf, type Serving } from "@/lib/policies/serving";
 
 export type PolicyEnvironment = { id: string; specDigest: string };
 
@@ -39,7 +45,10 @@ export type MlpPolicy = {
   epsilon: number;
 };
 
-export type Policy = SoftmaxLinearPolicy | QTabularPolicy | MlpPolicy;
+export type Policy = (SoftmaxLinearPolicy | QTabularPolicy | MlpPolicy) & { serving?: Serving };
+
+/** "serve": as published (its `serving`, no exploration); "explore": as it trains (softmax or greedy, plus ε). */
+export type ActingMode = "serve" | "explore";
 export type PolicyKind = Policy["kind"];
 
 type EnvShape = Pick<Environment, "id" | "specDigest" | "actions" | "featureNames">;
@@ -74,29 +83,11 @@ export function withEpsilon<P extends Policy>(policy: P, epsilon: number): P {
 
 /** Softmax of w_a · x into `out` (no exploration mixed in). */
 export function softmaxInto(weights: Float64Array, x: ArrayLike<number>, out: Float64Array): void {
-  const nA = out.length;
-  const nF = x.length;
-  let max = -Infinity;
-  for (let a = 0; a < nA; a++) {
-    let z = 0;
-    const row = a * nF;
-    for (let f = 0; f < nF; f++) {
-      const xf = x[f]!;
-      if (xf !== 0) z += weights[row + f]! * xf;
-    }
-    out[a] = z;
-    if (z > max) max = z;
-  }
-  let sum = 0;
-  for (let a = 0; a < nA; a++) {
-    const e = Math.exp(out[a]! - max);
-    out[a] = e;
-    sum += e;
-  }
-  for (let a = 0; a < nA; a++) out[a] = out[a]! / sum;
+  linearScoresInto(weights, x, out);
+  softmaxOf(out, out);
 }
 
-/** Softmax of logits `z` into `out`. */
+/** Softmax of logits `z` into `out` (which may be `z` itself: each entry is read before it is written). */
 export function softmaxOf(z: ArrayLike<number>, out: Float64Array): void {
   let max = -Infinity;
   for (let a = 0; a < out.length; a++) if (z[a]! > max) max = z[a]!;
@@ -120,36 +111,68 @@ function mixEpsilon(out: Float64Array, epsilon: number): void {
   for (let a = 0; a < out.length; a++) out[a] = (1 - epsilon) * out[a]! + uniform;
 }
 
+/** The linear scores w_a · x (softmax-linear's logits) into `out`. */
+function linearScoresInto(weights: Float64Array, x: ArrayLike<number>, out: Float64Array): void {
+  const nF = x.length;
+  for (let a = 0; a < out.length; a++) {
+    let z = 0;
+    const row = a * nF;
+    for (let f = 0; f < nF; f++) {
+      const xf = x[f]!;
+      if (xf !== 0) z += weights[row + f]! * xf;
+    }
+    out[a] = z;
+  }
+}
+
+/** Action probabilities from the scores as the policy serves: greedy, or softmax(scores / T). */
+function servedFrom(serving: Serving, z: Float64Array, scaled: Float64Array, out: Float64Array): void {
+  if (serving.mode === "greedy") return greedyInto(z, out);
+  for (let a = 0; a < z.length; a++) scaled[a] = z[a]! / serving.temperature;
+  softmaxOf(scaled, out);
+}
+
 /** Compiles a policy into the fast form the episode driver calls once per step. */
-export function actingPolicy(policy: Policy): ActingPolicy {
-  const epsilon = policy.epsilon;
+export function actingPolicy(policy: Policy, mode: ActingMode = "explore"): ActingPolicy {
+  const z = new Float64Array(policy.actions.length);
+  const scaled = new Float64Array(policy.actions.length);
+  const zeros = new Array<number>(policy.actions.length).fill(0);
+  let scores: (obs: Observation, out: Float64Array) => void;
   if (policy.kind === "softmax-linear") {
     const w = Float64Array.from(policy.weights);
-    return {
-      probabilities(obs: Observation, out: Float64Array) {
-        softmaxInto(w, obs.features, out);
-        mixEpsilon(out, epsilon);
-      },
-    };
-  }
-  if (policy.kind !== "q-tabular") {
+    if (mode === "explore") {
+      const epsilon = policy.epsilon;
+      return {
+        probabilities(obs: Observation, out: Float64Array) {
+          softmaxInto(w, obs.features, out);
+          mixEpsilon(out, epsilon);
+        },
+      };
+    }
+    scores = (obs, out) => linearScoresInto(w, obs.features, out);
+  } else if (policy.kind !== "q-tabular") {
     const forward = mlpForward(policy.network);
-    const softmax = policy.kind === "mlp-softmax";
-    const z = new Float64Array(policy.actions.length);
+    scores = (obs, out) => forward(obs.features, out);
+  } else {
+    const table = policy.table;
+    scores = (obs, out) => out.set(Object.hasOwn(table, obs.key) ? table[obs.key]! : zeros);
+  }
+  if (mode === "serve") {
+    const serving = servingOf(policy);
     return {
       probabilities(obs: Observation, out: Float64Array) {
-        forward(obs.features, z);
-        if (softmax) softmaxOf(z, out);
-        else greedyInto(z, out);
-        mixEpsilon(out, epsilon);
+        scores(obs, z);
+        servedFrom(serving, z, scaled, out);
       },
     };
   }
-  const zeros = new Array<number>(policy.actions.length).fill(0);
-  const table = policy.table;
+  const epsilon = policy.epsilon;
+  const softmax = policy.kind === "mlp-softmax";
   return {
     probabilities(obs: Observation, out: Float64Array) {
-      greedyInto(Object.hasOwn(table, obs.key) ? table[obs.key]! : zeros, out);
+      scores(obs, z);
+      if (softmax) softmaxOf(z, out);
+      else greedyInto(z, out);
       mixEpsilon(out, epsilon);
     },
   };

@@ -69,6 +69,14 @@ export function gateScore(policy: Policy, set: HeldOutSet = GATE) {
   return evaluatePolicy(desk, policy, set);
 }
 
+/**
+ * The learned distribution itself, scored sampling at T = 1. Method comparisons measure this: trainers publish
+ * greedy, and acting on the best action can hide a difference in what two methods learned (issue 28).
+ */
+export function learnedScore(policy: Policy, set: HeldOutSet = GATE) {
+  return evaluatePolicy(desk, { ...policy, serving: { mode: "sample", temperature: 1 } }, set);
+}
+
 /** Stage 1 of the candidate's receipt through the gate's own schema. */
 export function receiptOf(r: FamilyRunResult) {
   const stage1 = stage1Receipt(r.facts, {

@@ -11,7 +11,7 @@ import { accuracy, adaptSteps, fewShotSplit } from "../advanced/reptile";
 import { evaluatePolicy, type Evaluation, type HeldOutSet } from "../evaluate";
 import type { AnyEnvironment, FamilyName, LoadedData } from "../family";
 import { runFamily, type FamilyRunInit } from "../families";
-import { actingPolicy, withEpsilon, type Policy, type SoftmaxLinearPolicy } from "../policy";
+import { actingPolicy, type Policy, type SoftmaxLinearPolicy } from "../policy";
 import { imitationItems } from "../supervised/examples";
 import { gaussian } from "../supervised/fitter";
 import { digestOf, type Digest } from "@/server/digest";
@@ -88,7 +88,7 @@ export function adversarial(env: AnyEnvironment, policy: Policy, set: HeldOutSet
     if (m) groups.set(m[1]!, [...(groups.get(m[1]!) ?? []), i]);
   });
   const clean = evaluatePolicy(env, policy, set);
-  const inner = actingPolicy(withEpsilon(policy, 0));
+  const inner = actingPolicy(policy, "serve");
   const rng = Rng.from(`${o.seed}/adversarial`);
   const perturbed = {
     probabilities(obs: { features: Float64Array; key: string }, out: Float64Array) {

@@ -3,7 +3,7 @@ import { lockValidationSet } from "@/server/trainers/evaluate";
 import { OnlineLearner, onlineConfigSchema } from "@/server/trainers/continual/online";
 import { decideAfterUpdate } from "@/server/trainers/continual/rollback";
 import { policyDigest } from "@/server/trainers/policy-resource";
-import { UNIFORM, V2, desk, gateScore, policyOf, receiptOf, run, snapshot } from "../../helpers/families";
+import { UNIFORM, V2, desk, gateScore, learnedScore, policyOf, receiptOf, run, snapshot } from "../../helpers/families";
 import { simulateRatings, slippingInteractions } from "../../helpers/feedback";
 
 const NOW = "2026-03-01T00:00:00.000Z";
@@ -58,7 +58,8 @@ describe("online learning from single interactions' feedback", () => {
     const lenient = await online([{ id: "saboteur", credibility: 0.95, judge: "inverted" }], { rollback: { tolerance: 1 } });
     expect((lenient.report.decisions as { action: string }[]).every((d) => d.action === "new-candidate")).toBe(true);
     const noRollback = await online([{ id: "saboteur", credibility: 0.95, judge: "inverted" }], { rollback: { enabled: false } });
-    expect(gateScore(policyOf(r)).meanReward).toBeGreaterThan(gateScore(policyOf(noRollback)).meanReward);
+    // What each learned (sampling at T = 1): served greedily, this saboteur's damage hardly shows in either.
+    expect(learnedScore(policyOf(r)).meanReward).toBeGreaterThan(learnedScore(policyOf(noRollback)).meanReward);
   });
 
   it("decides: a drop beyond the tolerance is a rollback proposal, anything else a new candidate", () => {

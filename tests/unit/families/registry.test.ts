@@ -70,7 +70,7 @@ describe("the family registry", () => {
       const viaRegistry = await run({ family: algorithm, config: { episodesPerUpdate: 24 }, parent, updates: 2 });
       const trainer = createTrainer({ algorithm, config: {}, parent, seed: "seed-1", environment: desk });
       train(desk, trainer, { distribution: V2, episodesPerUpdate: 24, seed: "seed-1", updates: 2, options: { toolFailureRate: 0.05 }, maxAttempts: 3 });
-      expect(viaRegistry.candidate.digest, algorithm).toBe(policyDigest({ ...trainer.currentPolicy(), epsilon: 0 }));
+      expect(viaRegistry.candidate.digest, algorithm).toBe(policyDigest({ ...trainer.currentPolicy(), epsilon: 0, serving: { mode: "greedy" } }));
     }
   });
 

@@ -1,0 +1,36 @@
+// How a published policy acts — part of the resource, so the gate, the canary and every reader judge the policy
+// that will serve. Plain data, no imports: the trainers (server/trainers/policy.ts), the receipts' readers and the
+// dashboard share it.
+
+/** Its best action every time, or a draw from softmax(scores / temperature). */
+export type Serving = { mode: "greedy" } | { mode: "sample"; temperature: number };
+export const GREEDY: Serving = { mode: "greedy" };
+
+const Q_KINDS = new Set(["q-tabular", "mlp-q"]);
+
+/**
+ * A policy's serving mode. One published before `serving` existed acts as it did then: Q kinds on their best
+ * action, softmax kinds by sampling at temperature 1.
+ */
+export function servingOf(policy: { kind: string; serving?: Serving }): Serving {
+  return policy.serving ?? (Q_KINDS.has(policy.kind) ? GREEDY : { mode: "sample", temperature: 1 });
+}
+
+/** What a reader sees: the mode, and whether the resource says so itself. */
+export type ServingView = Serving & { declared: boolean };
+
+/** The serving mode of a resources map's `lightgate_policy` entry; null when it holds no policy (a prompt, say). */
+export function servingInResources(resources: unknown): ServingView | null {
+  if (!resources || typeof resources !== "object") return null;
+  for (const entry of Object.values(resources as Record<string, unknown>)) {
+    const e = entry as { resource_type?: unknown; policy?: { kind?: unknown; serving?: Serving } } | null;
+    if (e?.resource_type !== "lightgate_policy" || typeof e.policy?.kind !== "string") continue;
+    return { ...servingOf({ kind: e.policy.kind, serving: e.policy.serving }), declared: e.policy.serving !== undefined };
+  }
+  return null;
+}
+
+export function servingLabel(s: ServingView): string {
+  const how = s.mode === "greedy" ? "greedy — its highest-scored action, every time" : `samples at temperature ${s.temperature}`;
+  return s.declared ? how : `${how} (published before serving modes: as it acted then)`;
+}
