@@ -32,5 +32,5 @@ export function servingInResources(resources: unknown): ServingView | null {
 
 export function servingLabel(s: ServingView): string {
   const how = s.mode === "greedy" ? "greedy — its highest-scored action, every time" : `samples at temperature ${s.temperature}`;
-  return s.declared ? how : `${how} (published before serving modes: as it acted then)`;
+  return s.declared ? how : `${how} (its resource names no serving mode)`;
 }

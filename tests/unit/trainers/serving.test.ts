@@ -50,7 +50,7 @@ describe("serving mode", () => {
     expect(probs(old, "serve")[2]).toBeCloseTo(3 / 11, 12); // no ε: serving never explores
     const view = servingInResources({ policy: toPolicyResource(old) });
     expect(view).toEqual({ mode: "sample", temperature: 1, declared: false });
-    expect(servingLabel(view!)).toMatch(/published before serving modes/);
+    expect(servingLabel(view!)).toMatch(/names no serving mode/);
   });
 
   it("trainers publish greedy, keep a parent's declared mode, and the resource round-trips with its digest", () => {
