@@ -11,6 +11,11 @@ const config: NextConfig = {
     "@prisma/schema-engine-wasm",
     "@prisma/driver-adapter-utils",
     "protobufjs",
+    // tfjs's wasm backend reads its .wasm beside its own file and registers with the tfjs-core it imports: all
+    // three stay one copy, loaded by Node.
+    "@tensorflow/tfjs",
+    "@tensorflow/tfjs-core",
+    "@tensorflow/tfjs-backend-wasm",
   ],
   poweredByHeader: false,
   reactStrictMode: true,

@@ -38,6 +38,9 @@ export type RunnerOptions = {
 
 export type RunnerStats = { succeeded: number; failed: number; errors: number; spans: number };
 
+/** Resources versions whose actors a runner keeps parsed (a batch uses one; a gate run a candidate and its parent). */
+const ACTOR_CACHE = 16;
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     // The listener goes away with the timer, so a long-idle runner does not pile them up on its signal.
@@ -78,6 +81,24 @@ export class Runner {
     return true;
   }
 
+  /** Parsed actors by resources id, version and entry: a version never changes, so it is checked once. */
+  readonly #actors = new Map<string, Actor>();
+
+  /**
+   * The actor a resources version names. Parsing and verifying a policy entry (its schema, and its digest over
+   * canonical JSON) cost an MLP's ~8,000 weights every episode; a training batch runs one version hundreds of times.
+   * The entry's name comes from the rollout's input: own entries only.
+   */
+  #actorFor(resources: ResourcesUpdate, entryName: string): Actor {
+    const key = JSON.stringify([resources.resources_id, resources.version, entryName]);
+    const cached = this.#actors.get(key);
+    if (cached) return cached;
+    const actor = actorOf(actorEntry(resources.resources, entryName));
+    this.#actors.set(key, actor);
+    if (this.#actors.size > ACTOR_CACHE) this.#actors.delete(this.#actors.keys().next().value!);
+    return actor;
+  }
+
   async execute(item: AttemptedRollout): Promise<"succeeded" | "failed"> {
     const { rollout_id: rid, attempt } = item;
     const aid = attempt.attempt_id;
@@ -91,8 +112,7 @@ export class Runner {
       const dist = distributionOf(env, input.distribution, input.distribution_digest);
       const resources = await this.#client.resources(item.resources_id);
       if (!resources) throw new Error(`resources ${item.resources_id ?? "(latest)"} not found`);
-      // The entry's name comes from the rollout's input: own entries only.
-      const actor = actorOf(actorEntry(resources.resources, input.policy_resource));
+      const actor = this.#actorFor(resources, input.policy_resource);
       await this.#client.updateAttempt(rid, aid, { status: "running" });
       const { episode, responder, parseFailure } = await this.#episode(env, dist, actor, input, gate, `${rid}/${aid}`, attempt.sequence_id);
       const spans = spansFromEpisode(episode, {

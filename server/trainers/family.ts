@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { DatasetRecord, RecordKind } from "@/server/datasets/records";
 import type { Digest } from "@/server/digest";
 import type { Environment, TaskDistribution } from "@/server/environments/types";
+import type { Trajectory } from "@/server/environments/trajectory";
 import type { HeldOutPin, HeldOutSet } from "./evaluate";
 import { assertPolicyFits, GREEDY, type Policy, type PolicyKind, type SoftmaxLinearPolicy } from "./policy";
 import { toPolicyResource } from "./policy-resource";
@@ -71,6 +72,23 @@ export interface FamilySession {
   report(): Record<string, unknown>;
   /** Everything needed to continue exactly (JSON). */
   state(): unknown;
+}
+
+/** A batch of episodes someone else collected: their trajectories, the retries they took and their span coverage. */
+export type CollectedBatch = { trajectories: readonly Trajectory[]; retries: number; coverage: number | null };
+
+/**
+ * A family whose episodes may be collected by runner processes through the store (a trainer worker's run), as
+ * Agent Lightning algorithms collect theirs: the policy to act with next, and one update from what came back.
+ * `step()` stays the in-process path (the same learning on a batch this process collects).
+ */
+export interface RunnerCollected {
+  collectionPolicy(): Policy;
+  learn(batch: CollectedBatch): Promise<FamilyUpdate>;
+}
+
+export function isRunnerCollected(s: FamilySession): s is FamilySession & RunnerCollected {
+  return typeof (s as Partial<RunnerCollected>).collectionPolicy === "function" && typeof (s as Partial<RunnerCollected>).learn === "function";
 }
 
 export type FamilyStart<C, P> = FamilyContext & { config: C; parent: P };

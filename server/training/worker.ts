@@ -26,7 +26,7 @@ import { refreshRunSummary } from "./summary";
 
 /** Validation rollouts each candidate of a continual run gets before its gate run. */
 const VALIDATION_EPISODES = 16;
-import { evaluateCandidate, openSession, STORE_COLLECTED, type RunSession } from "./session";
+import { evaluateCandidate, openSession, type RunSession } from "./session";
 import { evidenceWindow, judgeWindows, protectedRegressions } from "./stop";
 
 export type WorkerOptions = { workerId?: string; leaseMs?: number; pollMs?: number; log?: (line: string) => void };
@@ -185,7 +185,7 @@ export class TrainerWorker {
       const due = run.continual && session.updates % run.candidateEvery === 0 && session.updates < run.updatesTotal && !session.finished;
       if (!due) continue;
       await this.#publish(run, session, ctx);
-      if (!STORE_COLLECTED.includes(run.family as FamilyName)) continue;
+      if (!session.throughStore) continue;
       windows.push(
         evidenceWindow(
           { label: `updates ${session.updates - run.candidateEvery + 1}–${session.updates}`, rollups, parentResolvable: await this.#parentLoads(ctx), protectedFamilies: parentEval && evaluation ? protectedRegressions(parentEval, evaluation, session.facts) : null },

@@ -1,11 +1,13 @@
 // DQN with an MLP Q-network on the raw features: ε-greedy collection, a uniform experience replay
 // buffer, a target network synced every `targetSyncEvery` updates, double-Q targets (the online
-// network picks a', the target network values it) and the Huber loss; Adam from TensorFlow.js (CPU).
+// network picks a', the target network values it) and the Huber loss; Adam from TensorFlow.js (neural/tf.ts).
+// Its batches come from this process or, in a trainer worker's run, from runners through the store (RunnerCollected).
 // The online network is the policy resource (`mlp-q`, greedy); the target network, the replay buffer
 // and the optimizer's moments live in the checkpoint.
 import { z } from "zod";
 import { Rng, type RngState } from "@/server/environments/prng";
-import { POLICY_SPAN_FAMILIES, policyCandidate, type FamilyDefinition, type FamilySession, type FamilyStart } from "../family";
+import { usableTrajectories } from "../algorithm";
+import { POLICY_SPAN_FAMILIES, policyCandidate, type CollectedBatch, type FamilyDefinition, type FamilySession, type FamilyStart, type RunnerCollected } from "../family";
 import type { MlpPolicy } from "../policy";
 import { rewardModelConfigSchema, stepRewards } from "../reward-model";
 import { epsilonAt, epsilonScheduleSchema } from "../schedule";
@@ -38,7 +40,7 @@ export type DqnMlpConfig = z.output<typeof dqnMlpConfigSchema>;
 type Transition = { x: number[]; a: number; r: number; next: number[] | null };
 type State = { online: Mlp; target: Mlp; optimizer: OptimizerState | null; rng: RngState; replay: Transition[]; cursor: number; updates: number; retries: number };
 
-class DqnMlpSession implements FamilySession {
+class DqnMlpSession implements FamilySession, RunnerCollected {
   readonly family = "dqn-mlp" as const;
   readonly #init: FamilyStart<DqnMlpConfig, MlpPolicy>;
   #s: State;
@@ -67,12 +69,24 @@ class DqnMlpSession implements FamilySession {
     s.cursor = (s.cursor + 1) % this.#init.config.replayCapacity;
   }
 
+  /** The policy the next batch is collected with: the online network, ε of the schedule mixed in. */
+  collectionPolicy(): MlpPolicy {
+    return this.#policy(epsilonAt(this.#init.config.exploration, this.#s.updates));
+  }
+
+  /** One update with episodes collected in this process. */
   async step() {
+    const { batch } = collectUsable(this.#init, this.collectionPolicy(), this.#s.updates);
+    return this.learn({ trajectories: batch.trajectories, retries: batch.retries, coverage: batch.window.coverage });
+  }
+
+  /** One update from a collected batch — this process's (`step`) or runners' through the store (RunnerCollected). */
+  async learn(batch: CollectedBatch) {
     const tf = await tfCpu();
     const cfg = this.#init.config;
     const s = this.#s;
     const env = this.#init.environment;
-    const { batch, used, skipped } = collectUsable(this.#init, this.#policy(epsilonAt(cfg.exploration, s.updates)), s.updates);
+    const { used, skipped } = usableTrajectories(batch.trajectories, env);
     s.retries += batch.retries;
     const inputs = s.online.inputs;
     let rewardSum = 0;
@@ -123,7 +137,8 @@ class DqnMlpSession implements FamilySession {
     s.rng = rng.state();
     s.updates++;
     if (s.updates % cfg.targetSyncEvery === 0) s.target = structuredClone(s.online);
-    this.#last = { meanEpisodeReward: used.length ? rewardSum / used.length : 0, epsilon: epsilonAt(cfg.exploration, s.updates), skippedIncomplete: skipped, retries: batch.retries, coverage: batch.window.coverage, replaySize: s.replay.length, tdLoss: lossSum / cfg.gradientSteps, meanQ: qSum / cfg.gradientSteps };
+    this.#last = { meanEpisodeReward: used.length ? rewardSum / used.length : 0, epsilon: epsilonAt(cfg.exploration, s.updates), skippedIncomplete: skipped, retries: batch.retries, replaySize: s.replay.length, tdLoss: lossSum / cfg.gradientSteps, meanQ: qSum / cfg.gradientSteps };
+    if (batch.coverage !== null) this.#last.coverage = batch.coverage;
     return { update: s.updates, finished: false, figures: this.#last };
   }
 

@@ -1,18 +1,21 @@
 // PPO with an MLP actor-critic on the environment's raw features (no hand-made crosses): the clipped
 // surrogate, GAE(λ) advantages from the critic, an entropy bonus, one Adam optimizer over actor and
-// critic (TensorFlow.js, CPU backend). One update = collect a batch in process with the current actor
-// (ε of the schedule mixed in), then `epochs` passes of shuffled minibatches. The actor is the policy
+// critic (TensorFlow.js, neural/tf.ts's backend). One update = a batch collected with the current actor (ε of the
+// schedule mixed in) — in this process, or by runner processes through the store when a trainer worker runs it
+// (RunnerCollected) — then `epochs` passes of shuffled minibatches. The actor is the policy
 // resource (`mlp-softmax`); the critic and the optimizer's moments live in the checkpoint.
 import { z } from "zod";
 import { approxKl, explainedVariance } from "../diagnostics";
 import { Rng, type RngState } from "@/server/environments/prng";
-import { POLICY_SPAN_FAMILIES, policyCandidate, type AnyEnvironment, type FamilyDefinition, type FamilySession, type FamilyStart } from "../family";
+import { usableTrajectories } from "../algorithm";
+import { POLICY_SPAN_FAMILIES, policyCandidate, type AnyEnvironment, type CollectedBatch, type FamilyDefinition, type FamilySession, type FamilyStart, type RunnerCollected } from "../family";
 import { assertPolicyFits, type MlpPolicy, type Policy } from "../policy";
 import { RunningMeanStd, normalizeRewards, rewardModelConfigSchema, stepRewards, type RunningStatsState } from "../reward-model";
 import { epsilonAt, epsilonScheduleSchema } from "../schedule";
 import { initMlp, mlpForward, type Mlp } from "./mlp";
 import { collectUsable } from "./collect";
-import { adam, clippedStep, forward, fromVariables, inputBatch, optimizerState, tfCpu, toVariables, type OptimizerState, type Scalar } from "./tf";
+import { emptyFigures, ppoMinibatch } from "./ppo-minibatch";
+import { adam, forward, fromVariables, inputBatch, optimizerState, tfCpu, toVariables, type OptimizerState } from "./tf";
 
 const num = (name: string, min: number, max: number, dflt: number) => z.number().min(min, `${name} must be ≥ ${min}`).max(max, `${name} must be ≤ ${max}`).default(dflt);
 const int = (name: string, min: number, max: number, dflt: number) => z.number().int(`${name} must be an integer`).min(min, `${name} must be ≥ ${min}`).max(max, `${name} must be ≤ ${max}`).default(dflt);
@@ -59,7 +62,7 @@ export function mlpParent(family: string, kind: MlpPolicy["kind"]) {
   };
 }
 
-class PpoMlpSession implements FamilySession {
+class PpoMlpSession implements FamilySession, RunnerCollected {
   readonly family = "ppo-mlp" as const;
   readonly #init: FamilyStart<PpoMlpConfig, MlpPolicy>;
   #s: State;
@@ -85,12 +88,24 @@ class PpoMlpSession implements FamilySession {
     return { ...this.#init.parent, network: this.#s.actor, epsilon };
   }
 
+  /** The policy the next batch is collected with: the actor, ε of the schedule mixed in. */
+  collectionPolicy(): MlpPolicy {
+    return this.#policy(epsilonAt(this.#init.config.exploration, this.#s.updates));
+  }
+
+  /** One update with episodes collected in this process. */
   async step() {
+    const { batch } = collectUsable(this.#init, this.collectionPolicy(), this.#s.updates);
+    return this.learn({ trajectories: batch.trajectories, retries: batch.retries, coverage: batch.window.coverage });
+  }
+
+  /** One update from a collected batch — this process's (`step`) or runners' through the store (RunnerCollected). */
+  async learn(batch: CollectedBatch) {
     const tf = await tfCpu();
     const cfg = this.#init.config;
     const s = this.#s;
     const env = this.#init.environment;
-    const { batch, used, skipped } = collectUsable(this.#init, this.#policy(epsilonAt(cfg.exploration, s.updates)), s.updates);
+    const { used, skipped } = usableTrajectories(batch.trajectories, env);
     s.retries += batch.retries;
     const stats = RunningMeanStd.from(s.returnStats);
     const rewards = normalizeRewards(used, cfg.reward, stats);
@@ -137,39 +152,15 @@ class PpoMlpSession implements FamilySession {
     const criticNet = toVariables(s.critic);
     const opt = await adam(cfg.learningRate, s.optimizer);
     const rng = Rng.fromState(s.rng);
-    const figures = { policyLoss: 0, valueLoss: 0, entropy: 0, clipFraction: 0, gradNorm: 0, minibatches: 0 };
+    const figures = emptyFigures();
+    const samples = { rows, actions, oldLogP, adv, ret };
     const order = Array.from({ length: n }, (_, i) => i);
     const nA = env.actions.length;
     for (let epoch = 0; epoch < cfg.epochs && n > 0; epoch++) {
       rng.shuffle(order);
       for (let start = 0; start < n; start += cfg.minibatchSize) {
         const idx = order.slice(start, start + cfg.minibatchSize);
-        tf.tidy(() => {
-          const x = inputBatch(idx.map((i) => rows[i]!), inputs.length);
-          const oneHot = tf.oneHot(tf.tensor1d(idx.map((i) => actions[i]!), "int32"), nA);
-          const old = tf.tensor1d(idx.map((i) => oldLogP[i]!));
-          const A = tf.tensor1d(idx.map((i) => adv[i]!));
-          const R = tf.tensor1d(idx.map((i) => ret[i]!));
-          const parts: Record<string, Scalar> = {};
-          const norm = clippedStep(opt, () => {
-            const logp = tf.logSoftmax(forward(actor, x));
-            const ratio = tf.exp(tf.sub(tf.sum(tf.mul(logp, oneHot), 1), old));
-            const surrogate = tf.minimum(tf.mul(ratio, A), tf.mul(tf.clipByValue(ratio, 1 - cfg.clipRange, 1 + cfg.clipRange), A));
-            const policyLoss = tf.neg(tf.mean(surrogate)) as Scalar;
-            const entropy = tf.neg(tf.mean(tf.sum(tf.mul(tf.exp(logp), logp), 1))) as Scalar;
-            const valueLoss = tf.mul(0.5, tf.mean(tf.square(tf.sub(tf.squeeze(forward(criticNet, x), [1]), R)))) as Scalar;
-            // SB3's clip fraction: the share of samples whose ratio left [1 − clip, 1 + clip].
-            const clipFraction = tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), cfg.clipRange), "float32")) as Scalar;
-            Object.assign(parts, { policyLoss: tf.keep(policyLoss), entropy: tf.keep(entropy), valueLoss: tf.keep(valueLoss), clipFraction: tf.keep(clipFraction) });
-            return tf.add(tf.sub(policyLoss, tf.mul(cfg.entropyCoefficient, entropy)), tf.mul(cfg.valueCoefficient, valueLoss)) as Scalar;
-          }, [...actor.vars, ...criticNet.vars], cfg.maxGradNorm);
-          figures.gradNorm += norm;
-          for (const [k, t] of Object.entries(parts)) {
-            figures[k as "policyLoss"] += t.dataSync()[0]!;
-            t.dispose();
-          }
-          figures.minibatches++;
-        });
+        ppoMinibatch(tf, { actor, critic: criticNet }, opt, samples, idx, cfg, nA, figures);
       }
     }
     // Approximate KL between the policy that acted and the updated one, on the same samples.
@@ -182,7 +173,8 @@ class PpoMlpSession implements FamilySession {
     s.rng = rng.state();
     s.updates++;
     const m = Math.max(1, figures.minibatches);
-    this.#last = { meanEpisodeReward: used.length ? rewardSum / used.length : 0, epsilon: epsilonAt(cfg.exploration, s.updates), skippedIncomplete: skipped, retries: batch.retries, coverage: batch.window.coverage, steps: n, policyLoss: figures.policyLoss / m, valueLoss: figures.valueLoss / m, entropy: figures.entropy / m, clipFraction: figures.clipFraction / m, gradNorm: figures.gradNorm / m, approxKl: approxKl(oldLogP, newLogP) };
+    this.#last = { meanEpisodeReward: used.length ? rewardSum / used.length : 0, epsilon: epsilonAt(cfg.exploration, s.updates), skippedIncomplete: skipped, retries: batch.retries, steps: n, policyLoss: figures.policyLoss / m, valueLoss: figures.valueLoss / m, entropy: figures.entropy / m, clipFraction: figures.clipFraction / m, gradNorm: figures.gradNorm / m, approxKl: approxKl(oldLogP, newLogP) };
+    if (batch.coverage !== null) this.#last.coverage = batch.coverage;
     const ev = explainedVariance(ret, predicted);
     if (ev !== null) this.#last.explainedVariance = ev;
     return { update: s.updates, finished: false, figures: this.#last };

@@ -1,23 +1,41 @@
-// TensorFlow.js on its pure-JS CPU backend (no native binaries, no GPU: runs on the two shared cores),
-// and the bridge between the JSON networks of neural/mlp.ts and tfjs variables. A training step builds
-// variables from the JSON, lets a tfjs Adam optimizer take its steps, and writes the weights and the
-// optimizer's moments back to JSON — so a checkpoint is plain data and a restored session continues bit
-// for bit (the CPU backend is deterministic; float32 throughout).
+// TensorFlow.js on the CPU — no native binaries, no GPU: it runs on the two shared cores — and the bridge between
+// the JSON networks of neural/mlp.ts and tfjs variables. A training step builds variables from the JSON, lets a
+// tfjs Adam optimizer take its steps, and writes the weights and the optimizer's moments back to JSON — so a
+// checkpoint is plain data and a restored session continues bit for bit (both backends are deterministic in one
+// thread; float32 throughout).
+// The backend: `wasm` (default; @tensorflow/tfjs-backend-wasm, XNNPACK kernels compiled to WebAssembly, its .wasm
+// files inside the npm package — `npm run bench:tensors`: ~3× the plain-JS kernels per PPO minibatch here) or
+// `cpu` (tfjs's plain-JS kernels), chosen by LIGHTGATE_TF_BACKEND. A checkpoint records floats, not the backend:
+// a run resumed on the other backend continues, though not bit for bit.
 // tfjs is loaded on first use, not at import: every process that lists the families (the server, each test
 // file) would otherwise pay its ~2 s start-up.
 import type * as Tf from "@tensorflow/tfjs";
 import type { Mlp } from "./mlp";
 
+export const TF_BACKENDS = ["wasm", "cpu"] as const;
+export type TfBackend = (typeof TF_BACKENDS)[number];
+
 let loaded: typeof Tf | null = null;
 let ready: Promise<typeof Tf> | null = null;
 
-/** tfjs with the CPU backend selected (once per process). Everything below needs it to have resolved. */
+/** The backend LIGHTGATE_TF_BACKEND names (wasm unless set); anything else is refused, naming the choices. */
+export function configuredBackend(env: NodeJS.ProcessEnv = process.env): TfBackend {
+  const name = env.LIGHTGATE_TF_BACKEND?.trim() || "wasm";
+  if (!(TF_BACKENDS as readonly string[]).includes(name)) throw new Error(`LIGHTGATE_TF_BACKEND must be ${TF_BACKENDS.join(" or ")}, not ${JSON.stringify(name.slice(0, 40))}`);
+  return name as TfBackend;
+}
+
+/** tfjs with the configured backend selected (once per process). Everything below needs it to have resolved. */
 export function tfCpu(): Promise<typeof Tf> {
-  ready ??= import("@tensorflow/tfjs").then(async (m) => {
-    if (!(await m.setBackend("cpu"))) throw new Error("TensorFlow.js could not start its CPU backend");
+  ready ??= (async () => {
+    const backend = configuredBackend();
+    const m = await import("@tensorflow/tfjs");
+    if (backend === "wasm") await import("@tensorflow/tfjs-backend-wasm");
+    if (!(await m.setBackend(backend))) throw new Error(`TensorFlow.js could not start its ${backend} backend`);
+    await m.ready();
     loaded = m;
     return m;
-  });
+  })();
   return ready;
 }
 

@@ -96,6 +96,21 @@ describe("a runner executes prompt resources", () => {
     expect(requests.length).toBe(3 * 2 + 1 + 1);
   }, 60_000);
 
+  it("a runner that keeps actors parsed still acts with a resources id's new version once it is published", async () => {
+    const runner = new Runner({ url: s.url, apiKey: s.keys.runner, workerId: "version-runner" });
+    await s.store.updateResources("rs-versions", { main_prompt: prompt("First.\n{ticket}") });
+    const [a, b] = await enqueue("rs-versions", ["v/1", "v/2"]);
+    await drain(runner);
+    await s.store.updateResources("rs-versions", { main_prompt: prompt("Second.\n{ticket}") });
+    const [c] = await enqueue("rs-versions", ["v/3"]);
+    await drain(runner);
+    const meta = async (id: string) => (await attemptOf(id)).metadata as Record<string, unknown>;
+    const [ma, mb, mc] = [await meta(a!), await meta(b!), await meta(c!)];
+    expect([ma["lightgate.resources_version"], mb["lightgate.resources_version"], mc["lightgate.resources_version"]]).toEqual([1, 1, 2]);
+    expect(mb["lightgate.policy_digest"]).toBe(ma["lightgate.policy_digest"]);
+    expect(mc["lightgate.policy_digest"]).not.toBe(ma["lightgate.policy_digest"]);
+  }, 60_000);
+
   it("offline, the built-in responder executes the same resource; unrenderable or ambiguous resources fail the attempt by name", async () => {
     await s.store.updateResources("rs-jinja", { main_prompt: prompt("{{ ticket }}", "jinja") });
     await s.store.updateResources("rs-two", { a: prompt("One.\n{ticket}"), b: prompt("Two.\n{ticket}") });

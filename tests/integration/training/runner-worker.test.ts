@@ -41,6 +41,39 @@ describeEachDialect("runners and the trainer worker over real HTTP", (dialect) =
     expect(await s.database.db.pointer.findUnique({ where: { agent_kind: { agent: "support-desk", kind: "approved_default" } } })).toBeNull();
   }, 120_000);
 
+  it.each([
+    ["ppo-mlp", "mlp-softmax", "steps"],
+    ["dqn-mlp", "mlp-q", "replaySize"],
+  ] as const)("a %s run collects through the runners too: they act with its published network, it learns from the stored spans, greedy as published", async (family, kind, learnedFrom) => {
+    const run = await startRun(s.database, s.store, ppoRun({ family, updates: 2, config: { episodesPerUpdate: 12, toolFailureRate: 0.2, maxAttempts: 3 } }), STARTER);
+    const runners = startRunners(s.url, s.keys.runner, 2);
+    const worker = new TrainerWorker(s.database, s.store, { workerId: "w-mlp", pollMs: 20 });
+    expect(await worker.runOne()).toBe(true);
+    const stats = await runners.stop();
+
+    const done = await s.database.db.trainingRun.findUniqueOrThrow({ where: { id: run.id } });
+    expect(done).toMatchObject({ status: "finished", updatesDone: 2, episodesDone: 24, workerId: null });
+    expect(stats.reduce((n, r) => n + r.succeeded, 0)).toBeGreaterThan(0);
+    const rollouts = (await s.store.queryRollouts({ limit: -1 })).items.filter((r) => r.metadata?.["lightgate.run_id"] === run.id);
+    expect(rollouts).toHaveLength(24);
+    // Each update's network was published for the runners, exploring with the schedule's ε.
+    const acted = await Promise.all([...new Set(rollouts.map((r) => r.resources_id!))].map((id) => s.store.getResources(id)));
+    expect(acted).toHaveLength(2);
+    for (const r of acted) {
+      const policy = (Object.values(r!.resources)[0] as unknown as { policy: { kind: string; epsilon: number; serving?: unknown } }).policy;
+      expect(policy.kind).toBe(kind);
+      expect(policy.epsilon).toBeGreaterThan(0);
+      expect(policy.serving).toBeUndefined();
+    }
+    const metrics = await s.database.db.trainingMetric.findMany({ where: { runId: run.id }, orderBy: { update: "asc" } });
+    expect(metrics.map((m) => m.episodes)).toEqual([12, 12]);
+    expect(metrics.every((m) => m.coverage !== null && JSON.parse(m.figures)[learnedFrom] > 0)).toBe(true);
+    const candidate = await s.database.db.candidate.findFirstOrThrow({ where: { trainingRunId: run.id } });
+    expect(candidate.algorithm).toBe(family);
+    const published = await s.store.getResources(candidate.resourcesId);
+    expect((Object.values(published!.resources)[0] as unknown as { policy: { serving: unknown } }).policy.serving).toEqual({ mode: "greedy" });
+  }, 120_000);
+
   it("flaky tools: failed attempts are retried with a recorded reason, lost tool spans are reported missing, never healthy", async () => {
     // Every failure hangs (timeoutShare 1): the tool span is never exported and the attempt fails.
     // The store's HTTP route only takes Agent Lightning's resource types; Lightgate's own code publishes policies.
