@@ -10,6 +10,7 @@ import { newId } from "@/server/digest";
 import { DomainError } from "@/server/errors";
 import { onRolloutEnded } from "@/server/store/ended";
 import { abortLateBreaches } from "./gate-run/late-breach";
+import { announceGateRun, onGateRunQueued } from "./gate-run/news";
 import { stepGateRun, type StepResult } from "./gate-run/step";
 
 export { recordCheckResults } from "./check-results";
@@ -44,6 +45,7 @@ export async function requestGateRun(database: Database, input: GateRunRequest) 
         data: { id: newId("gr"), candidateId: candidate.id, kind: "admission", status: "queued", phase: "queued", requestedById: input.actor.id, requestedAt: new Date(), deadlineSeconds: Math.round(deadline) },
       });
       await appendAudit(tx, { actor: input.actor, action: "gate.run.request", target: { type: "candidate", id: candidate.id }, after: { run: run.id, deadlineSeconds: run.deadlineSeconds } });
+      await announceGateRun(tx, run.id);
       return run;
     },
     { locks: [AUDIT_LOCK, `gate-run:${input.candidateId}`] },
@@ -78,7 +80,8 @@ const SPARSE_POLLS = 4;
 
 /**
  * The orchestrator loop: steps open gate runs until the signal aborts — every `intervalMs`, and sooner when a
- * step said what it waits for (NextStep) and this process's store saw it end (or the step changed phase). A
+ * step said what it waits for (NextStep) and this process's store saw it end (or the step changed phase), or when
+ * any process queued a run (on PostgreSQL, gate-run/news.ts). A
  * pass for nothing is not free (it reads the run, its tasks and their rollouts), so the poll is the fallback:
  * it serves deadlines, runs no step asked to wake for (a lease held elsewhere, the verifying phase) and
  * rollouts ended through another process — and only the progress counts while every run waits for its whole
@@ -102,6 +105,11 @@ export async function orchestrateGates(database: Database, signal: AbortSignal, 
     }
   };
   const unsubscribe = onRolloutEnded(database, hear);
+  // A run queued by any process (PostgreSQL): step it now, not at the next poll.
+  const unsubscribeQueued = onGateRunQueued(database, () => {
+    due = true;
+    wake?.();
+  });
   try {
     while (!signal.aborted) {
       waits.clear();
@@ -135,5 +143,6 @@ export async function orchestrateGates(database: Database, signal: AbortSignal, 
     }
   } finally {
     unsubscribe();
+    unsubscribeQueued();
   }
 }

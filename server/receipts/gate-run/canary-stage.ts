@@ -16,6 +16,7 @@ import type { Stage1 } from "@/server/gate/receipt/stage1";
 import { recordDecision } from "@/server/candidates/decision-record";
 import { decideAbortMove } from "@/server/promotion/guards";
 import { receiptSigningKey } from "@/server/keys/signing-key";
+import { announceGateRun } from "./news";
 
 /** Who aborts a canary stage: the server's guard, not a person (the pointer history and audit log say so). */
 export const CANARY_GUARD: AuditActor = { kind: "system", id: "lightgate-canary-guard", name: "Lightgate canary guard", grants: [] };
@@ -34,9 +35,11 @@ export async function queueCanaryStage(tx: Tx, input: { candidateId: string; req
   if (typeof canaryId !== "string" || !(await tx.gateDataset.findUnique({ where: { id: canaryId }, select: { id: true } }))) return null;
   const open = await tx.gateRun.findFirst({ where: { candidateId: input.candidateId, kind: "canary-stage", status: { in: ["queued", "running"] } } });
   if (open) return open;
-  return tx.gateRun.create({
+  const run = await tx.gateRun.create({
     data: { id: newId("gr"), candidateId: input.candidateId, kind: "canary-stage", status: "queued", phase: "queued", requestedById: input.requestedById, requestedAt: input.at, deadlineSeconds: input.deadlineSeconds },
   });
+  await announceGateRun(tx, run.id);
+  return run;
 }
 
 export type AbortInput = { runId: string; candidateId: string; agent: string; candidate: ResourceRef; parent: ResourceRef; reason: string; at: Date };

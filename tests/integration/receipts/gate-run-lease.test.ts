@@ -2,11 +2,14 @@
 // one database) stepping the same queued run at the same moment — exactly one takes its lease and starts it,
 // its tasks are enqueued once, and the others keep skipping it while the lease holds.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { requestGateRun } from "@/server/receipts/gate-queue";
+import { openDatabase } from "@/server/db/client";
+import { resolveDbTarget } from "@/server/db/config";
+import { orchestrateGates, requestGateRun } from "@/server/receipts/gate-queue";
 import { stepGateRun } from "@/server/receipts/gate-run/step";
 import { describeEachDialect } from "../../helpers/db";
 import { DESK_ALGORITHM } from "../../helpers/desk-candidate";
 import { deskCandidate, deskGateWorld, type DeskGateWorld } from "../../helpers/desk-gate";
+import { waitFor } from "../../helpers/script-process";
 
 describeEachDialect("a gate run is claimed once", (dialect) => {
   let world: DeskGateWorld;
@@ -35,4 +38,29 @@ describeEachDialect("a gate run is claimed once", (dialect) => {
     expect(again).toEqual([null, null, null]);
     expect(await stepGateRun(world.database, run.id, winner, 60)).not.toBeNull();
   });
+
+  // A run queued through another connection (another process's, on PostgreSQL) is heard at its commit: the idle
+  // orchestrator, whose poll here is a minute, steps it within seconds (gate-run/news.ts).
+  it.skipIf(dialect === "sqlite")("an idle orchestrator starts a run another process queued at once, not at its next poll", async () => {
+    const { candidateId } = await deskCandidate(world, { name: "news" });
+    const stop = new AbortController();
+    const loop = orchestrateGates(world.database, stop.signal, { intervalMs: 60_000, owner: "idle-gates" });
+    const other = await openDatabase(resolveDbTarget(world.database.url));
+    try {
+      await waitFor(
+        async () => (await world.database.db.$queryRawUnsafe<{ n: number }[]>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN lightgate_gate_run_queued'"))[0]!.n > 0,
+        10_000,
+        () => "the orchestrator never listened",
+      );
+      await new Promise((r) => setTimeout(r, 500)); // its first pass is over: it waits out its minute
+      const t0 = Date.now();
+      const run = await requestGateRun(other, { candidateId, actor: DESK_ALGORITHM, deadlineSeconds: 60 });
+      await waitFor(async () => (await world.database.db.gateRun.findUniqueOrThrow({ where: { id: run.id } })).leaseOwner === "idle-gates", 10_000, () => "not stepped");
+      expect(Date.now() - t0).toBeLessThan(10_000);
+    } finally {
+      stop.abort();
+      await loop;
+      await other.close();
+    }
+  }, 60_000);
 });
