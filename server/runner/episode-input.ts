@@ -6,6 +6,19 @@ import type { TaskDistribution } from "@/server/environments/types";
 
 export const POLICY_RESOURCE_NAME = "policy";
 
+/**
+ * Rollout metadata a collector may set: the version of `resources_id` it enqueued the episode for. A runner that
+ * already holds that version parsed (fetched and checked once: versions never change) acts with it without
+ * fetching the resources again; otherwise it fetches as usual. Gate rollouts always fetch (they pin a digest).
+ */
+export const RESOURCES_VERSION_KEY = "lightgate.resources_version";
+
+/** The version a rollout's metadata names, or null. */
+export function resourcesVersionHint(metadata: Record<string, unknown> | null | undefined): number | null {
+  const v = metadata?.[RESOURCES_VERSION_KEY];
+  return typeof v === "number" && Number.isSafeInteger(v) && v > 0 ? v : null;
+}
+
 export const ZEpisodeInput = z.object({
   kind: z.literal("lightgate.episode"),
   environment: z.string().min(1),

@@ -18,7 +18,7 @@ import type { AnyEnvironment } from "@/server/trainers/family";
 import type { Responder } from "@/server/trainers/prompt/responder";
 import { actEpisode, actorEntry, actorOf, responderFactory, type ActedEpisode, type Actor, type RunnerLlm } from "./actor";
 import { RunnerStoreClient, type SpanTransport } from "./client";
-import { attemptSeed, distributionOf, ZEpisodeInput, type EpisodeInput } from "./episode-input";
+import { attemptSeed, distributionOf, resourcesVersionHint, ZEpisodeInput, type EpisodeInput } from "./episode-input";
 import { GATE_KEYS, GATE_OPTIONS, gateEpisodeSeed, gateRolloutOf, gateSpanAttributes, type GateRollout } from "./gate-rollout";
 
 export type RunnerOptions = {
@@ -37,6 +37,8 @@ export type RunnerOptions = {
 };
 
 export type RunnerStats = { succeeded: number; failed: number; errors: number; spans: number };
+
+const actorKey = (resourcesId: string, version: number, entryName: string) => JSON.stringify([resourcesId, version, entryName]);
 
 /** Resources versions whose actors a runner keeps parsed (a batch uses one; a gate run a candidate and its parent). */
 const ACTOR_CACHE = 16;
@@ -81,6 +83,12 @@ export class Runner {
     return true;
   }
 
+  /** The actor of a version this runner already parsed, when the rollout names that version; else null (fetch). */
+  #knownActor(resourcesId: string | null, version: number | null, entryName: string): Actor | null {
+    if (resourcesId === null || version === null) return null;
+    return this.#actors.get(actorKey(resourcesId, version, entryName)) ?? null;
+  }
+
   /** Parsed actors by resources id, version and entry: a version never changes, so it is checked once. */
   readonly #actors = new Map<string, Actor>();
 
@@ -90,7 +98,7 @@ export class Runner {
    * The entry's name comes from the rollout's input: own entries only.
    */
   #actorFor(resources: ResourcesUpdate, entryName: string): Actor {
-    const key = JSON.stringify([resources.resources_id, resources.version, entryName]);
+    const key = actorKey(resources.resources_id, resources.version, entryName);
     const cached = this.#actors.get(key);
     if (cached) return cached;
     const actor = actorOf(actorEntry(resources.resources, entryName));
@@ -110,9 +118,11 @@ export class Runner {
         throw new Error(`${GATE_KEYS.evaluatorSpec}.environment: the evaluator scores ${gate.spec.environment}, the rollout runs ${env.id}`);
       }
       const dist = distributionOf(env, input.distribution, input.distribution_digest);
-      const resources = await this.#client.resources(item.resources_id);
-      if (!resources) throw new Error(`resources ${item.resources_id ?? "(latest)"} not found`);
-      const actor = this.#actorFor(resources, input.policy_resource);
+      const known = gate ? null : this.#knownActor(item.resources_id, resourcesVersionHint(item.metadata), input.policy_resource);
+      const resources = known ? null : await this.#client.resources(item.resources_id);
+      if (!known && !resources) throw new Error(`resources ${item.resources_id ?? "(latest)"} not found`);
+      const actor = known ?? this.#actorFor(resources!, input.policy_resource);
+      const version = known ? resourcesVersionHint(item.metadata)! : resources!.version;
       await this.#client.updateAttempt(rid, aid, { status: "running" });
       const { episode, responder, parseFailure } = await this.#episode(env, dist, actor, input, gate, `${rid}/${aid}`, attempt.sequence_id);
       const spans = spansFromEpisode(episode, {
@@ -125,12 +135,12 @@ export class Runner {
       this.stats.spans += spans.length;
       const status = episode.aborted ? "failed" : "succeeded";
       const metadata = {
-        "lightgate.resources_version": resources.version,
+        "lightgate.resources_version": version,
         "lightgate.policy_digest": actor.digest,
         // A prompt's attempt says who answered, and a reply naming no action is reported, not mapped to one.
         ...(responder ? { "lightgate.responder": responder } : {}),
         ...(parseFailure !== null ? { "lightgate.parse_failure": parseFailure.slice(0, 500) } : {}),
-        ...(gate ? gateAttemptMetadata(gate, resources, episode) : {}),
+        ...(gate ? gateAttemptMetadata(gate, resources!, episode) : {}),
         ...(episode.aborted ? { "lightgate.failure": episode.aborted.reason, "lightgate.failed_step": episode.aborted.step } : {}),
       };
       await this.#client.updateAttempt(rid, aid, { status, metadata });

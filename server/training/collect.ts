@@ -12,7 +12,7 @@ import { trainingTaskSeed } from "@/server/trainers/loop";
 import type { Policy } from "@/server/trainers/policy";
 import { toPolicyResource } from "@/server/trainers/policy-resource";
 import { windowStatsOf } from "@/server/trainers/reward-model";
-import { POLICY_RESOURCE_NAME, type EpisodeInput } from "@/server/runner/episode-input";
+import { POLICY_RESOURCE_NAME, RESOURCES_VERSION_KEY, type EpisodeInput } from "@/server/runner/episode-input";
 
 export const RUN_ID_KEY = "lightgate.run_id";
 export const UPDATE_KEY = "lightgate.update";
@@ -80,7 +80,13 @@ export async function collectThroughStore(store: LightningStore, req: StoreColle
       resources_id: published.resources_id,
       // Failed, hung and silent attempts are retried up to max_attempts; the store records why.
       config: { max_attempts: req.maxAttempts, retry_condition: ["failed", "timeout", "unresponsive"] as ("failed" | "timeout" | "unresponsive")[], timeout_seconds: 300, unresponsive_seconds: 60 },
-      metadata: { [RUN_ID_KEY]: req.runId, [UPDATE_KEY]: req.update, ...(req.agent ? { [AGENT_KEY]: req.agent } : {}) },
+      metadata: {
+        [RUN_ID_KEY]: req.runId,
+        [UPDATE_KEY]: req.update,
+        ...(req.agent ? { [AGENT_KEY]: req.agent } : {}),
+        // The version just published: runners that hold it parsed skip fetching the whole network per episode.
+        ...("version" in published ? { [RESOURCES_VERSION_KEY]: published.version } : {}),
+      },
     };
   });
   const enqueued = await store.enqueueRollouts(inputs);

@@ -111,6 +111,24 @@ describe("a runner executes prompt resources", () => {
     expect(mc["lightgate.policy_digest"]).not.toBe(ma["lightgate.policy_digest"]);
   }, 60_000);
 
+  it("a rollout naming the version it was enqueued for runs that version from the runner's parsed actors; an unknown one is fetched", async () => {
+    const runner = new Runner({ url: s.url, apiKey: s.keys.runner, workerId: "hint-runner" });
+    await s.store.updateResources("rs-hint", { main_prompt: prompt("Old.\n{ticket}") });
+    const [first] = await enqueue("rs-hint", ["h/1"]);
+    await drain(runner); // parses and keeps v1
+    await s.store.updateResources("rs-hint", { main_prompt: prompt("New.\n{ticket}") });
+    const hinted = (version: number, seed: string) =>
+      s.store.enqueueRollouts([{ input: { kind: "lightgate.episode", environment: "support-desk", distribution: "v2", task_seed: seed, options: {} }, mode: "train" as const, resources_id: "rs-hint", metadata: { "lightgate.resources_version": version } }]);
+    const [[v1], [v7]] = [await hinted(1, "h/2"), await hinted(7, "h/3")];
+    await drain(runner);
+    const meta = async (id: string) => (await attemptOf(id)).metadata as Record<string, unknown>;
+    const [m0, m1, m7] = [await meta(first!), await meta(v1!.rollout_id), await meta(v7!.rollout_id)];
+    expect(m1["lightgate.resources_version"]).toBe(1); // the version it was enqueued for, not the latest
+    expect(m1["lightgate.policy_digest"]).toBe(m0["lightgate.policy_digest"]);
+    expect(m7["lightgate.resources_version"]).toBe(2); // no such version parsed: fetched, and the latest acts
+    expect(m7["lightgate.policy_digest"]).not.toBe(m0["lightgate.policy_digest"]);
+  }, 60_000);
+
   it("offline, the built-in responder executes the same resource; unrenderable or ambiguous resources fail the attempt by name", async () => {
     await s.store.updateResources("rs-jinja", { main_prompt: prompt("{{ ticket }}", "jinja") });
     await s.store.updateResources("rs-two", { a: prompt("One.\n{ticket}"), b: prompt("Two.\n{ticket}") });
