@@ -9,8 +9,8 @@ export const GREEDY: Serving = { mode: "greedy" };
 const Q_KINDS = new Set(["q-tabular", "mlp-q"]);
 
 /**
- * A policy's serving mode. One published before `serving` existed acts as it did then: Q kinds on their best
- * action, softmax kinds by sampling at temperature 1.
+ * A policy's serving mode. One that names none (older resources, the untrained lineage roots) acts as such
+ * policies always did: Q kinds on their best action, softmax kinds by sampling at temperature 1.
  */
 export function servingOf(policy: { kind: string; serving?: Serving }): Serving {
   return policy.serving ?? (Q_KINDS.has(policy.kind) ? GREEDY : { mode: "sample", temperature: 1 });

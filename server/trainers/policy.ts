@@ -6,7 +6,8 @@
 // All may mix in ε-uniform exploration while they train. How a policy acts once published is part of the resource
 // (`serving`): greedy (the highest-scored action) or sampling at a temperature; runners serving the gate's and the
 // canary's rollouts, and every evaluation, act that way and never explore. Trainers publish greedy
-// (family.ts `policyCandidate`); a policy without `serving` was published before it existed and acts as it did then.
+// (family.ts `policyCandidate`); a policy that names no `serving` (older resources, the untrained lineage roots)
+// acts as such policies always did: softmax kinds sample at T = 1, Q kinds act greedily.
 import type { ActingPolicy } from "@/server/environments/episode";
 import type { Environment, Observation } from "@/server/environments/types";
 import { servingOf, type Serving } from "@/lib/policies/serving";
