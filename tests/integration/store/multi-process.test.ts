@@ -149,7 +149,9 @@ suite(`2 store processes on one PostgreSQL${pg.ok ? "" : ` — skipped: ${pg.ok 
     expect(wrong.slice(0, 10)).toEqual([]);
     expect(handedOut.size).toBe(attemptsTotal);
     expect((await store.statistics()).total_spans).toBe(attemptsTotal - abandoned);
-    expect(abandoned).toBeGreaterThan(20); // the watchdog really had work
+    // The watchdog really had work. ~3.1 % of ~1.44 attempts per rollout are abandoned: ~27 of 600 on average, with
+    // random rollout ids a Poisson-like count (sd ~5) — "more than 20" failed about one run in ten; more than 5 never.
+    expect(abandoned).toBeGreaterThan(5);
 
     // Every verdict once, and all by the leader (the other process never scans).
     const verdicts = servers.flatMap((s) => s.output().split("\n").filter((l) => l.startsWith("store watchdog: ")).map((l) => ({ line: l, pid: s.child.pid })));
