@@ -5,6 +5,7 @@ const config: NextConfig = {
   // Native and WASM-backed database drivers must stay outside the bundle.
   serverExternalPackages: [
     "better-sqlite3",
+    "js-tiktoken",
     "@prisma/adapter-better-sqlite3",
     "@prisma/adapter-pg",
     "pg",

@@ -44,6 +44,7 @@ const SETUP: Record<FamilyName, { config?: unknown; parent?: unknown; data?: Loa
   "prompt-optimization": { parent: promptTemplate("You are a support agent.\n{ticket}"), config: { scorer: "builtin" }, updates: 2 },
   "ppo-mlp": { parent: initialPolicy("mlp-softmax", env), updates: 3 },
   "dqn-mlp": { parent: initialPolicy("mlp-q", env), updates: 3 },
+  "text-policy": { parent: initialPolicy("text-softmax", env), data: data(demos), config: { pretrainUpdates: 1, cloneEpochs: 1, ppoUpdates: 1 }, updates: 3 },
 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

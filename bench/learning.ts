@@ -68,6 +68,7 @@ const SETUP: Record<FamilyName, Setup> = {
   "prompt-optimization": { parent: STARTER, config: { scorer: "builtin" }, updates: 8 },
   "ppo-mlp": { parent: initialPolicy("mlp-softmax", env), updates: 40 },
   "dqn-mlp": { parent: initialPolicy("mlp-q", env), updates: 30 },
+  "text-policy": { parent: initialPolicy("text-softmax", env), data: data(demos), updates: 20 },
 };
 
 /** Mean reward of a resource on the held-out set: a policy by evaluatePolicy, a prompt by the built-in responder. */

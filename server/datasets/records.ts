@@ -11,6 +11,8 @@ export const ZDemoStep = z
   .object({
     features: z.array(finite).min(1, "features must not be empty"),
     key: z.string(),
+    /** What the agent read at this step (environments with words); text policies learn from it. */
+    text: z.string().max(20_000, "text must be at most 20,000 characters").optional(),
     action: z.string().min(1, "action must not be empty"),
     /** The reward components the environment measured for this step, when known (inverse RL reads them). */
     components: z

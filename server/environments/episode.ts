@@ -41,6 +41,8 @@ export type EpisodeStep = {
   index: number;
   features: number[];
   key: string;
+  /** What the agent read at this step, where the environment has words (Observation.text). */
+  text?: string;
   action: string;
   actionIndex: number;
   /** Log-probability of the chosen action under the behaviour policy (PPO's old policy). */
@@ -95,6 +97,7 @@ export function simulateEpisode<TState>(env: Environment<TState>, policy: Acting
       index,
       features: Array.from(obs.features),
       key: obs.key,
+      ...(obs.text === undefined ? {} : { text: obs.text }),
       action: env.actions[actionIndex]!.name,
       actionIndex,
       logProb: Math.log(probs[actionIndex]!),

@@ -52,6 +52,7 @@ export function checkEnvironment(env: AnyEnvironment): string[] {
   return problems;
 }
 
-/** The process-wide registry, with the built-in support desk. */
+/** The process-wide registry, with the built-in support desk and its text variant (support-desk-text). */
 export const environments = new EnvironmentRegistry();
 environments.register(createSupportDesk());
+environments.register(createSupportDesk({ variant: "text" }));

@@ -74,6 +74,8 @@ export type Observation = {
   features: Float64Array;
   /** A compact discrete state (for tabular learners); equal keys mean equal decision-relevant state. */
   key: string;
+  /** The words the agent reads at this step, where the environment has them (the text desk: the customer's). */
+  text?: string;
 };
 
 export type ToolCallStatus = "ok" | "error" | "timeout";

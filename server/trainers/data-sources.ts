@@ -32,7 +32,7 @@ export function demonstrationQuality(ep: Episode): number {
 }
 
 export function stepsOf(ep: Episode): DemoStep[] {
-  return ep.steps.map((s) => ({ features: s.features, key: s.key, action: s.action, components: { ...s.components } }));
+  return ep.steps.map((s) => ({ features: s.features, key: s.key, ...(s.text === undefined ? {} : { text: s.text }), action: s.action, components: { ...s.components } }));
 }
 
 function stamp(start: string | undefined, i: number): string | null {

@@ -17,6 +17,7 @@ import { behaviourCloningFamily } from "./imitation/behaviour-cloning";
 import { maxentIrlFamily } from "./imitation/maxent-irl";
 import { dqnMlpFamily } from "./neural/dqn-mlp";
 import { ppoMlpFamily } from "./neural/ppo-mlp";
+import { textPolicyFamily } from "./text/text-policy";
 import type { Policy } from "./policy";
 import { policyDigest } from "./policy-resource";
 import { promptOptimizationFamily, resolveScorer } from "./prompt/apo";
@@ -46,6 +47,7 @@ export const FAMILIES: Record<FamilyName, AnyFamily> = {
   "pattern-discovery": patternDiscoveryFamily,
   "prompt-optimization": promptOptimizationFamily,
   "ppo-mlp": ppoMlpFamily,
+  "text-policy": textPolicyFamily,
   "dqn-mlp": dqnMlpFamily,
 };
 

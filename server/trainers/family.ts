@@ -31,6 +31,7 @@ export const FAMILY_NAMES = [
   "prompt-optimization",
   "ppo-mlp",
   "dqn-mlp",
+  "text-policy",
 ] as const;
 export type FamilyName = (typeof FAMILY_NAMES)[number];
 

@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { digestOf, type Digest } from "@/server/digest";
 import { mlpProblems } from "./neural/mlp";
+import { encoderProblems } from "./text/encoder";
 import type { Policy } from "./policy";
 
 export const POLICY_RESOURCE_TYPE = "lightgate_policy";
@@ -25,6 +26,47 @@ const serving = z
   ])
   .optional();
 
+const network = z
+  .object({
+    inputs: z.array(z.number().int().min(0)).min(1),
+    activation: z.enum(["tanh", "relu"]),
+    layers: z.array(z.object({ kernel: z.array(finite), bias: z.array(finite), units: z.number().int().positive() }).strict()).min(1).max(8),
+  })
+  .strict();
+const dense = z.object({ kernel: z.array(finite), bias: z.array(finite) }).strict();
+const norm = z.object({ gain: z.array(finite), bias: z.array(finite) }).strict();
+const encoder = z
+  .object({
+    tokenizer: z.literal("cl100k_base", { error: 'encoder.tokenizer must be "cl100k_base"' }),
+    vocab: z.array(z.number().int().min(0)).max(100_000),
+    maxTokens: z.number().int().min(1).max(512),
+    dim: z.number().int().min(1).max(512),
+    heads: z.number().int().min(1).max(16),
+    hidden: z.number().int().min(1).max(2048),
+    tokenEmbedding: z.array(finite),
+    positionEmbedding: z.array(finite),
+    blocks: z.array(z.object({ norm1: norm, query: dense, key: dense, value: dense, output: dense, norm2: norm, up: dense, down: dense }).strict()).min(1).max(8),
+    finalNorm: norm,
+  })
+  .strict();
+
+const textPolicy = z
+  .object({
+    kind: z.literal("text-softmax"),
+    environment: environmentRef,
+    actions: z.array(z.string().min(1)).min(2),
+    featureCount: z.number().int().positive(),
+    encoder,
+    head: network,
+    epsilon,
+    serving,
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    for (const message of encoderProblems(p.encoder)) ctx.addIssue({ code: "custom", path: ["encoder"], message });
+    for (const message of mlpProblems(p.head, p.encoder.dim + p.featureCount, p.actions.length)) ctx.addIssue({ code: "custom", path: ["head"], message });
+  });
+
 const mlpPolicy = (kind: "mlp-softmax" | "mlp-q") =>
   z
     .object({
@@ -32,13 +74,7 @@ const mlpPolicy = (kind: "mlp-softmax" | "mlp-q") =>
       environment: environmentRef,
       actions: z.array(z.string().min(1)).min(2),
       featureCount: z.number().int().positive(),
-      network: z
-        .object({
-          inputs: z.array(z.number().int().min(0)).min(1),
-          activation: z.enum(["tanh", "relu"]),
-          layers: z.array(z.object({ kernel: z.array(finite), bias: z.array(finite), units: z.number().int().positive() }).strict()).min(1).max(8),
-        })
-        .strict(),
+      network,
       epsilon,
       serving,
     })
@@ -48,6 +84,7 @@ const mlpPolicy = (kind: "mlp-softmax" | "mlp-q") =>
     });
 
 export const policySchema = z.discriminatedUnion("kind", [
+  textPolicy,
   mlpPolicy("mlp-softmax"),
   mlpPolicy("mlp-q"),
   z

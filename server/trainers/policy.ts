@@ -2,7 +2,9 @@
 // - softmax-linear: π(a|s) ∝ exp(w_a · x(s)) over the environment's dense features (PPO trains it);
 // - q-tabular: action values per discrete state key, acting greedily (Q-learning trains it).
 // - mlp-softmax: π(a|s) = softmax(MLP(raw features)) (PPO with an MLP actor trains it);
-// - mlp-q: action values Q(s, ·) = MLP(raw features), acting greedily (DQN trains it).
+// - mlp-q: action values Q(s, ·) = MLP(raw features), acting greedily (DQN trains it);
+// - text-softmax: π(a|s) = softmax(head(encoder(the words it reads), structured features)) — a tiny transformer
+//   over the customer's text (text/encoder.ts; the text-policy family trains it).
 // All may mix in ε-uniform exploration while they train. How a policy acts once published is part of the resource
 // (`serving`): greedy (the highest-scored action) or sampling at a temperature; runners serving the gate's and the
 // canary's rollouts, and every evaluation, act that way and never explore. Trainers publish greedy
@@ -12,6 +14,7 @@ import type { ActingPolicy } from "@/server/environments/episode";
 import type { Environment, Observation } from "@/server/environments/types";
 import { servingOf, type Serving } from "@/lib/policies/serving";
 import { initMlp, mlpForward, rawFeatureIndices, type Mlp } from "./neural/mlp";
+import { DEFAULT_ENCODER_SHAPE, initEncoder, initTextHead, textScorer, type TextEncoder } from "./text/encoder";
 
 export { GREEDY, servingOf, type Serving } from "@/lib/policies/serving";
 
@@ -46,7 +49,18 @@ export type MlpPolicy = {
   epsilon: number;
 };
 
-export type Policy = (SoftmaxLinearPolicy | QTabularPolicy | MlpPolicy) & { serving?: Serving };
+/** A policy that reads text: the encoder over `Observation.text`, the head over [pooled text ; structured features]. */
+export type TextPolicy = {
+  kind: "text-softmax";
+  environment: PolicyEnvironment;
+  actions: string[];
+  featureCount: number;
+  encoder: TextEncoder;
+  head: Mlp;
+  epsilon: number;
+};
+
+export type Policy = (SoftmaxLinearPolicy | QTabularPolicy | MlpPolicy | TextPolicy) & { serving?: Serving };
 
 /** "serve": as published (its `serving`, no exploration); "explore": as it trains (softmax or greedy, plus ε). */
 export type ActingMode = "serve" | "explore";
@@ -65,6 +79,11 @@ export function initialPolicy(kind: PolicyKind, env: EnvShape): Policy {
     // Seeded by the spec, so "the untrained MLP of this environment" is one exact resource.
     const network = initMlp(rawFeatureIndices(env.featureNames), [64, 64], actions.length, "tanh", `${env.specDigest}/${kind}`);
     return { kind, environment, actions, featureCount: env.featureNames.length, network, epsilon: 0 };
+  }
+  if (kind === "text-softmax") {
+    const seed = `${env.specDigest}/${kind}`;
+    const encoder = initEncoder(DEFAULT_ENCODER_SHAPE, seed);
+    return { kind, environment, actions, featureCount: env.featureNames.length, encoder, head: initTextHead(encoder.dim, env.featureNames, actions.length, seed), epsilon: 0 };
   }
   return { kind, environment, actions, table: {}, epsilon: 0 };
 }
@@ -151,6 +170,12 @@ export function actingPolicy(policy: Policy, mode: ActingMode = "explore"): Acti
       };
     }
     scores = (obs, out) => linearScoresInto(w, obs.features, out);
+  } else if (policy.kind === "text-softmax") {
+    const score = textScorer(policy.encoder, policy.head);
+    scores = (obs, out) => {
+      if (obs.text === undefined) throw new Error("a text-softmax policy reads the words of the ticket; this environment's observations carry none");
+      score(obs.text, obs.features, out);
+    };
   } else if (policy.kind !== "q-tabular") {
     const forward = mlpForward(policy.network);
     scores = (obs, out) => forward(obs.features, out);
@@ -168,7 +193,7 @@ export function actingPolicy(policy: Policy, mode: ActingMode = "explore"): Acti
     };
   }
   const epsilon = policy.epsilon;
-  const softmax = policy.kind === "mlp-softmax";
+  const softmax = policy.kind === "mlp-softmax" || policy.kind === "text-softmax";
   return {
     probabilities(obs: Observation, out: Float64Array) {
       scores(obs, z);

@@ -5,6 +5,12 @@ import { Rng } from "../prng";
 import type { EnvTask, TaskDistribution } from "../types";
 
 export const ENVIRONMENT_ID = "support-desk";
+/**
+ * The text desk (`createSupportDesk({ variant: "text" })`): its own environment — other actions (tool arguments
+ * the agent picks), other features (the customer's words, no intent) —, so its own id and distributions.
+ */
+export const TEXT_ENVIRONMENT_ID = "support-desk-text";
+export const DESK_ENVIRONMENT_IDS: readonly string[] = [ENVIRONMENT_ID, TEXT_ENVIRONMENT_ID];
 
 export const INTENTS = [
   "how_to",
@@ -103,9 +109,14 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function distribution(version: string, title: string, mix: Mix): TaskDistribution {
-  const content = { environment: ENVIRONMENT_ID, version, title, mix };
+function distribution(version: string, title: string, mix: Mix, environment = ENVIRONMENT_ID): TaskDistribution {
+  const content = { environment, version, title, mix };
   return { ...content, digest: digestOf(content) };
+}
+
+/** The same mix on the text desk (its own environment, so its own digest). */
+export function onTextDesk(d: TaskDistribution): TaskDistribution {
+  return distribution(d.version, d.title, d.mix, TEXT_ENVIRONMENT_ID);
 }
 
 /**
@@ -152,7 +163,23 @@ export const HARD_DESK_DISTRIBUTION: TaskDistribution = distribution("v4-text", 
   ambiguity: { low: 45, medium: 35, high: 20 },
   language: { en: 70, de: 20, es: 10 },
   tier: { free: 40, pro: 35, enterprise: 25 },
-});
+}, TEXT_ENVIRONMENT_ID);
+
+/**
+ * The text desk where word order carries the meaning (variant "text"): the v4-text mix, but most clear tickets
+ * say what they are about by contrast — "It's about getting a refund, not deleting my account." — and the mirror
+ * ticket ("…about deleting my account, not getting a refund.") holds exactly the same words. A policy that reads
+ * a bag of words cannot tell the two apart; one that reads the sentence can. (ticket-text.ts writes them.)
+ */
+export const ORDER_DESK_VERSION = "v6-text-order";
+export const ORDER_DESK_DISTRIBUTION: TaskDistribution = distribution(ORDER_DESK_VERSION, "Text desk where word order matters: 'about A, not B'", {
+  intent: { how_to: 10, billing_question: 10, password_reset: 8, bug_report: 14, feature_request: 6, outage_report: 10, refund_request: 14, account_deletion: 10, legal_threat: 9, pii_request: 9 },
+  urgency: { low: 30, medium: 40, high: 20, critical: 10 },
+  expertise: { novice: 40, intermediate: 35, expert: 25 },
+  ambiguity: { low: 75, medium: 15, high: 10 },
+  language: { en: 70, de: 20, es: 10 },
+  tier: { free: 40, pro: 35, enterprise: 25 },
+}, TEXT_ENVIRONMENT_ID);
 
 export const REFUND_POLICY_VERSION = "v5-refunds";
 
@@ -183,7 +210,7 @@ const verified = new WeakSet<TaskDistribution>();
 
 /** Draws one ticket from a distribution; the same distribution and seed always give the same task. */
 export function sampleDeskTask(dist: TaskDistribution, seed: string): DeskTask {
-  if (dist.environment !== ENVIRONMENT_ID) throw new Error(`distribution ${dist.environment}@${dist.version} is not a support-desk distribution`);
+  if (!DESK_ENVIRONMENT_IDS.includes(dist.environment)) throw new Error(`distribution ${dist.environment}@${dist.version} is not a support-desk distribution`);
   if (!verified.has(dist)) {
     if (digestOf({ environment: dist.environment, version: dist.version, title: dist.title, mix: dist.mix }) !== dist.digest) {
       throw new Error(`distribution ${dist.version} does not match its digest: it was edited after being pinned`);

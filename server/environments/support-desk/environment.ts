@@ -17,10 +17,14 @@ import {
   type ToolContract,
 } from "../types";
 import {
+  DESK_ENVIRONMENT_IDS,
   ENVIRONMENT_ID,
   INTENT_FACTS,
+  TEXT_ENVIRONMENT_ID,
+  onTextDesk,
   PROTECTED_FAMILIES,
   HARD_DESK_DISTRIBUTION,
+  ORDER_DESK_DISTRIBUTION,
   INTENTS,
   REFUND_DESK_DISTRIBUTION,
   SUPPORT_DESK_DISTRIBUTIONS,
@@ -90,7 +94,7 @@ export type SupportDeskOptions = {
 };
 
 function asDeskTask(task: EnvTask): DeskTask {
-  if (task.distribution.environment !== ENVIRONMENT_ID || !Object.hasOwn(INTENT_FACTS, task.attributes.intent ?? "")) {
+  if (!DESK_ENVIRONMENT_IDS.includes(task.distribution.environment) || !Object.hasOwn(INTENT_FACTS, task.attributes.intent ?? "")) {
     throw new Error(`task ${task.id} is not a support-desk task`);
   }
   return task as DeskTask;
@@ -104,8 +108,9 @@ export function createSupportDesk(opts: SupportDeskOptions = {}): Environment<De
   const FEATURES = text ? TEXT_FEATURE_NAMES : FEATURE_NAMES;
   const tools: ToolContract[] = pinContracts(opts.toolVersions);
   const contracts = new Map(tools.map((t) => [t.name, t]));
+  const id = text ? TEXT_ENVIRONMENT_ID : ENVIRONMENT_ID;
   const specDigest = digestOf({
-    id: ENVIRONMENT_ID,
+    id,
     version: SUPPORT_DESK_VERSION,
     actions: ACTIONS,
     features: FEATURES,
@@ -272,13 +277,13 @@ export function createSupportDesk(opts: SupportDeskOptions = {}): Environment<De
   }
 
   return {
-    id: ENVIRONMENT_ID,
+    id,
     version: SUPPORT_DESK_VERSION,
     actions: ACTIONS,
     tools,
     featureNames: FEATURES,
     maxSteps,
-    distributions: text ? [...SUPPORT_DESK_DISTRIBUTIONS, HARD_DESK_DISTRIBUTION, REFUND_DESK_DISTRIBUTION] : [...SUPPORT_DESK_DISTRIBUTIONS, REFUND_DESK_DISTRIBUTION],
+    distributions: text ? [...SUPPORT_DESK_DISTRIBUTIONS.map(onTextDesk), HARD_DESK_DISTRIBUTION, ORDER_DESK_DISTRIBUTION, onTextDesk(REFUND_DESK_DISTRIBUTION)] : [...SUPPORT_DESK_DISTRIBUTIONS, REFUND_DESK_DISTRIBUTION],
     specDigest,
     protectedFamilies: PROTECTED_FAMILIES,
     sampleTask: sampleDeskTask,
@@ -314,9 +319,10 @@ export function createSupportDesk(opts: SupportDeskOptions = {}): Environment<De
     },
     observe(s) {
       const v = view(s);
-      if (!text) return { features: featurize(v), key: stateKey(v) };
+      // What the customer has said so far: the words a text policy reads, on both desks.
       const words = customerText(s.task);
-      return { features: featurizeText(v, s.clarified ? `${words.opening} ${words.clarification}` : words.opening), key: stateKey(v) };
+      const said = s.clarified ? `${words.opening} ${words.clarification}` : words.opening;
+      return { features: text ? featurizeText(v, said) : featurize(v), key: stateKey(v), text: said };
     },
     describe: (s) => ticketText(s.task, { clarified: s.clarified, context: s.context, article: s.article, answered: s.answered, updated: s.updated, toolFailed: s.toolFailed, step: s.step, maxSteps }),
     step,

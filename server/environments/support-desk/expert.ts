@@ -5,7 +5,7 @@
 import type { ActingPolicy } from "../episode";
 import type { EnvTask, Observation } from "../types";
 import { INTENT_FACTS, needsClarification, requiresEscalation, type DeskTask } from "./catalog";
-import { SUPPORT_DESK_ACTIONS } from "./environment";
+import { SUPPORT_DESK_ACTIONS, TEXT_DESK_ACTIONS } from "./environment";
 import { FLAGS } from "./features";
 
 const ACTION_INDEX = new Map(SUPPORT_DESK_ACTIONS.map((a, i) => [a.name, i]));
@@ -40,6 +40,28 @@ export function deskExpert(task: EnvTask, slip = 0): ActingPolicy {
       const best = ACTION_INDEX.get(deskExpertAction(desk, obs))!;
       const others = out.length - 2;
       for (let a = 0; a < out.length; a++) out[a] = a === best ? 1 - slip : a === destructive ? 0 : slip / others;
+    },
+  };
+}
+
+const TEXT_ACTION_INDEX = new Map(TEXT_DESK_ACTIONS.map((a, i) => [a.name, i]));
+
+/** The same expert on the text desk, where it also names the arguments: the search topic, the queue, the category. */
+export function deskTextExpertAction(task: DeskTask, obs: Observation): string {
+  const action = deskExpertAction(task, obs);
+  const intent = task.attributes.intent;
+  if (action === "escalate_to_human") return `${action}:${INTENT_FACTS[intent].queue}`;
+  if (action === "search_for_information" || action === "update_ticket") return `${action}:${intent}`;
+  return action;
+}
+
+/** The text desk's expert as an acting policy for one task (never slips). */
+export function deskTextExpert(task: EnvTask): ActingPolicy {
+  const desk = task as DeskTask;
+  return {
+    probabilities(obs, out) {
+      out.fill(0);
+      out[TEXT_ACTION_INDEX.get(deskTextExpertAction(desk, obs))!] = 1;
     },
   };
 }

@@ -6,7 +6,7 @@
 import { openDatabase, type Database } from "@/server/db/client";
 import { resolveDbTarget } from "@/server/db/config";
 import type { Destination } from "../types";
-import { ENVIRONMENT_ID } from "./catalog";
+import { DESK_ENVIRONMENT_IDS } from "./catalog";
 import { DatabaseTicketDestination } from "./destination-db";
 
 export const TICKETS_URL_VARIABLE = "LIGHTGATE_DESK_TICKETS_URL";
@@ -28,7 +28,7 @@ export class TicketDb {
   }
 
   readonly resolve: DestinationResolver = async (environmentId) => {
-    if (environmentId !== ENVIRONMENT_ID) return null;
+    if (!DESK_ENVIRONMENT_IDS.includes(environmentId)) return null;
     if (!this.#database) {
       const opening = openDatabase(resolveDbTarget(this.#url));
       this.#database = opening;

@@ -3,7 +3,7 @@
 // ticket does not say what it is about until the agent asks; the customer's reply is then appended.
 // This is what prompt-driven agents see — never feature names.
 import { Rng } from "../prng";
-import { INTENT_FACTS, type DeskTask, type Intent } from "./catalog";
+import { INTENT_FACTS, INTENTS, ORDER_DESK_VERSION, type DeskTask, type Intent } from "./catalog";
 
 const ASKS: Record<Intent, readonly string[]> = {
   how_to: ["How do I export my monthly report as a spreadsheet?", "Where is the setting to invite a colleague to my workspace?", "Can you walk me through connecting the calendar integration?"],
@@ -17,6 +17,28 @@ const ASKS: Record<Intent, readonly string[]> = {
   legal_threat: ["If this isn't fixed today my lawyer will be in touch.", "We are preparing legal action over the lost data.", "Consider this a formal notice before we sue."],
   pii_request: ["Send me a copy of all the personal data you hold about me.", "Under GDPR I request every record of my personal information.", "What personal data do you store on me? I want an export."],
 };
+
+/** What each intent is about, as a noun phrase: the contrast tickets of v6-text-order name two of them. */
+const TOPIC: Record<Intent, string> = {
+  how_to: "how to use a setting",
+  billing_question: "a charge on my invoice",
+  password_reset: "resetting my password",
+  bug_report: "a bug in the app",
+  feature_request: "an idea for a new feature",
+  outage_report: "the service being down",
+  refund_request: "getting a refund",
+  account_deletion: "deleting my account",
+  legal_threat: "legal action",
+  pii_request: "a copy of my personal data",
+};
+/** Each names the meant topic first and the other second; the mirror ticket holds the very same words. */
+const CONTRAST: readonly ((meant: string, other: string) => string)[] = [
+  (a, b) => `It's about ${a}, not ${b}.`,
+  (a, b) => `I'm writing about ${a} and not about ${b}.`,
+  (a, b) => `This concerns ${a} rather than ${b}.`,
+];
+/** Share of clear (low-ambiguity) tickets of v6-text-order written as a contrast. */
+const CONTRAST_SHARE = 0.7;
 
 const VAGUE: readonly string[] = ["Hi, something's not right with my account, can you help?", "I have a problem and need help please.", "Hello, it's about my account. Please get back to me."];
 const HEDGE: readonly string[] = ["Not sure if this is the right place to ask.", "I'm not sure how to describe it exactly.", "Maybe I'm missing something obvious."];
@@ -33,12 +55,32 @@ function pick<T>(rng: Rng, xs: readonly T[]): T {
 
 /** The customer's first message (seeded variant), and what they say when asked to clarify. */
 export function customerText(task: DeskTask): { opening: string; clarification: string } {
+  // Every observation of every episode asks: keep the last few thousand tasks' texts.
+  const a = task.attributes;
+  // Everything the text depends on (a hand-made task may reuse an id with other attributes).
+  const key = `${task.id}|${task.distribution.version}|${a.intent}|${a.ambiguity}|${a.urgency}`;
+  let said = written.get(key);
+  if (!said) {
+    if (written.size >= 4_096) written.clear();
+    said = write(task);
+    written.set(key, said);
+  }
+  return said;
+}
+const written = new Map<string, { opening: string; clarification: string }>();
+
+function write(task: DeskTask): { opening: string; clarification: string } {
   const a = task.attributes;
   const rng = Rng.from(`ticket-text/${task.id}`);
   const ask = pick(rng, ASKS[a.intent]);
   const hedge = pick(rng, HEDGE);
   const vague = pick(rng, VAGUE);
   const urgency = URGENCY[a.urgency] ?? "";
+  if (a.ambiguity === "low" && task.distribution.version === ORDER_DESK_VERSION && rng.next() < CONTRAST_SHARE) {
+    const others = INTENTS.filter((i) => i !== a.intent);
+    const say = pick(rng, CONTRAST)(TOPIC[a.intent], TOPIC[pick(rng, others)]);
+    return { opening: `${say} ${urgency}`.trim(), clarification: ask };
+  }
   const opening = a.ambiguity === "high" ? `${vague} ${urgency}` : a.ambiguity === "medium" ? `${ask} ${hedge} ${urgency}` : `${ask} ${urgency}`;
   return { opening: opening.trim(), clarification: ask };
 }

@@ -23,6 +23,7 @@ const BAD: Record<(typeof FAMILY_NAMES)[number], [Record<string, unknown>, strin
   "prompt-optimization": [{ beamWidth: 0 }, "config.beamWidth"],
   "ppo-mlp": [{ clipRange: 0 }, "config.clipRange"],
   "dqn-mlp": [{ replayCapacity: 1 }, "config.replayCapacity"],
+  "text-policy": [{ cloneEpochs: -1 }, "config.cloneEpochs"],
 };
 
 

@@ -60,9 +60,11 @@ function routerEnvironment(): Environment<RouterState, { queue: string }> {
 }
 
 describe("environment registry", () => {
-  it("has the built-in support desk", () => {
+  it("has the built-in support desk and its text variant", () => {
     expect(environments.has("support-desk")).toBe(true);
-    const [desk] = environments.list();
+    const [desk, text] = environments.list();
+    expect(text).toMatchObject({ id: "support-desk-text", distributions: ["v1", "v2", "v3", "v4-text", "v6-text-order", "v5-refunds"] });
+    expect(text!.actions).toContain("escalate_to_human:legal");
     expect(desk).toMatchObject({ id: "support-desk", distributions: ["v1", "v2", "v3", "v5-refunds"] });
     expect(desk!.actions).toEqual([
       "ask_clarifying_question",
@@ -74,7 +76,7 @@ describe("environment registry", () => {
       "close_ticket",
       "delete_account",
     ]);
-    expect(() => environments.get("nope")).toThrow(/no environment "nope" is registered \(known: support-desk\)/);
+    expect(() => environments.get("nope")).toThrow(/no environment "nope" is registered \(known: support-desk, support-desk-text\)/);
   });
 
   it("accepts a user's environment, and the trainers learn on it through the same interfaces", () => {

@@ -34,13 +34,14 @@ const SPECS: Record<FamilyName, Omit<RunSpec, "family" | "updates">> = {
   "prompt-optimization": { parent: promptTemplate("You are a support agent.\n{ticket}"), config: { scorer: "builtin", validationTasks: 10, beamWidth: 2, branchFactor: 2, rolloutsPerPrompt: 4 }, validation: null },
   "ppo-mlp": { parent: initialPolicy("mlp-softmax", desk), config: { episodesPerUpdate: 16 } },
   "dqn-mlp": { parent: initialPolicy("mlp-q", desk), config: { episodesPerUpdate: 16, gradientSteps: 4 } },
+  "text-policy": { parent: initialPolicy("text-softmax", desk), data: demos, config: { pretrainUpdates: 1, pretrainStepsPerUpdate: 3, cloneEpochs: 1, ppoUpdates: 2, episodesPerUpdate: 8 } },
 };
 
 describe("the family registry", () => {
   it("lists every family with a description, what it makes and reads, and its defaults", () => {
     const list = listFamilies();
     expect(list.map((f) => f.name)).toEqual([...FAMILY_NAMES]);
-    expect(list).toHaveLength(15);
+    expect(list).toHaveLength(16);
     for (const f of list) {
       expect(f.description.length, f.name).toBeGreaterThan(20);
       if (f.name === "fine-tune") expect(f).toMatchObject({ defaults: null, required: ["domain"] });
