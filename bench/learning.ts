@@ -4,8 +4,12 @@
 // time per run. Then MLP vs linear PPO on the raw features, and APO with the built-in responder and with a
 // local fake OpenAI-compatible endpoint (a second process would be fairer; in-process keeps it offline).
 // Then who-refunds-is-plan-XOR-market (v5-refunds): linear PPO (with crosses, on the raw features) vs PPO-MLP.
+// Then reading the ticket (learning/text-desk.ts): the text policy vs the feature MLP on the text desks, ≥ 5 seeds;
+// and rows that can separate methods (learning/separation.ts): continual learning on conflicting tasks, curriculum
+// vs shuffled, ≥ 5 seeds.
 // Options: --seeds N (default 3), --only fam1,fam2 (or section keys: mlp-vs-linear, linear-raw, linear-hard,
-// mlp-hard, dqn-hard, refunds, linear-refunds, linear-raw-refunds, linear-raw-refunds-lr, mlp-refunds, apo-endpoint), --scale F
+// mlp-hard, dqn-hard, refunds, linear-refunds, linear-raw-refunds, linear-raw-refunds-lr, mlp-refunds, apo-endpoint,
+// text, text-order, text-hard, separation, continual-conflict, curriculum-order), --scale F
 // (multiplies update counts; 1 by default). CPU seconds per run are steadier than wall seconds under load.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -29,6 +33,8 @@ import { textEpisode } from "@/server/trainers/prompt/episode";
 import { endpointFromEnv, openaiResponder } from "@/server/trainers/prompt/openai";
 import type { Responder } from "@/server/trainers/prompt/responder";
 import { promptTemplate } from "@/server/trainers/prompt/template";
+import { textDeskRows } from "./learning/text-desk";
+import { continualConflictRows, curriculumRows } from "./learning/separation";
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -75,7 +81,7 @@ const SETUP: Record<FamilyName, Setup> = {
 async function heldOutReward(resource: unknown, w: World = STANDARD, responder: Responder = builtinResponder): Promise<number | null> {
   const r = resource as { resource_type?: string; policy?: Policy; template?: string; kind?: string };
   if (r.resource_type === "lightgate_policy") return evaluatePolicy(w.env, r.policy!, w.heldOut).meanReward;
-  if (r.kind && ["softmax-linear", "q-tabular", "mlp-softmax", "mlp-q"].includes(r.kind)) return evaluatePolicy(w.env, r as Policy, w.heldOut).meanReward;
+  if (r.kind && ["softmax-linear", "q-tabular", "mlp-softmax", "mlp-q", "text-softmax"].includes(r.kind)) return evaluatePolicy(w.env, r as Policy, w.heldOut).meanReward;
   const template = r.template;
   if (typeof template !== "string") return null;
   const eps = await Promise.all(w.heldOut.seeds.map((seed) => textEpisode(w.env, responder, template, w.env.sampleTask(w.dist, seed), `eval/${seed}`)));
@@ -120,7 +126,7 @@ type Row = { before: number[]; after: number[]; updates: number[]; seconds: numb
 
 function servedBothWays(candidate: unknown, w: World): Served | null {
   const policy = (candidate as { resource_type?: string; policy?: Policy }).policy;
-  if (!policy || (policy.kind !== "softmax-linear" && policy.kind !== "mlp-softmax")) return null;
+  if (!policy || (policy.kind !== "softmax-linear" && policy.kind !== "mlp-softmax" && policy.kind !== "text-softmax")) return null;
   const greedy = evaluatePolicy(w.env, { ...policy, serving: { mode: "greedy" } }, w.heldOut);
   const sampled = evaluatePolicy(w.env, { ...policy, serving: { mode: "sample", temperature: 1 } }, w.heldOut);
   return { greedy: greedy.meanReward, sampled: sampled.meanReward, protectedGreedy: greedy.protectedPassed, protectedSampled: sampled.protectedPassed, protectedCases: greedy.protectedCases };
@@ -200,6 +206,17 @@ if (["linear-refunds", "linear-raw-refunds", "linear-raw-refunds-lr", "mlp-refun
   if (refundSection("linear-raw-refunds-lr")) line("PPO linear, raw v5, lr 0.1", await bench("ppo", { updates: refundUpdates, config: { learningRate: 0.1 }, parent: initialPolicy("softmax-linear", rawEnv) }, REFUNDS_RAW));
   if (refundSection("mlp-refunds")) line("PPO MLP, v5", await bench("ppo-mlp", { updates: refundUpdates, parent: initialPolicy("mlp-softmax", env) }, REFUNDS));
 }
+
+// ——— reading the ticket: the text policy vs the feature MLP, same phases, ≥ 5 seeds ———
+const textSection = (key: string) => !ONLY.length || ONLY.includes("text") || ONLY.includes(key);
+const textDesks = (["order", "hard"] as const).filter((d) => textSection(`text-${d}`));
+if (textDesks.length) await textDeskRows(Math.max(5, SEEDS), [...textDesks]);
+
+// ——— rows that can separate methods: conflicting continual tasks, curriculum vs shuffled ———
+const separationSection = (key: string) => !ONLY.length || ONLY.includes("separation") || ONLY.includes(key);
+// Ten seeds: runs take seconds, and forgetting varies widely from seed to seed.
+if (separationSection("continual-conflict")) await continualConflictRows(Math.max(10, SEEDS));
+if (separationSection("curriculum-order")) await curriculumRows(Math.max(5, SEEDS), Math.round(40 * SCALE));
 
 // ——— APO against a local fake OpenAI-compatible endpoint (canned: the agent follows "escalate" and "close" instructions) ———
 if (!ONLY.length || ONLY.includes("apo-endpoint")) {

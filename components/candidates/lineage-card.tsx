@@ -22,6 +22,8 @@ function Facts({ mean, evidence, serving }: { mean: number | null | undefined; e
     <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
       {serving && (
         <>
+          <dt className="text-ink-3">Reads</dt>
+          <dd data-testid="side-reads">{serving.reads}</dd>
           <dt className="text-ink-3">Acts</dt>
           <dd data-testid="side-serving" data-mode={serving.mode}>
             {servingLabel(serving)}

@@ -5,9 +5,10 @@
 // or "general", its expected what the verifier checks against the re-read ticket.
 import type { AuditActor } from "@/server/audit/audit-log";
 import type { Database } from "@/server/db/client";
-import { createSupportDesk, expectedAsRecord, expectedTicket, findDistribution, sampleDeskTask } from "@/server/environments/support-desk";
+import { environments } from "@/server/environments/registry";
+import { ENVIRONMENT_ID, expectedAsRecord, expectedTicket, sampleDeskTask } from "@/server/environments/support-desk";
 import type { TaskDistribution } from "@/server/environments/types";
-import { POLICY_RESOURCE_NAME, type EpisodeInput } from "@/server/runner/episode-input";
+import { distributionOf, POLICY_RESOURCE_NAME, type EpisodeInput } from "@/server/runner/episode-input";
 import { GATE_OPTIONS } from "@/server/runner/gate-rollout";
 import { lockHeldOutSet } from "@/server/trainers/evaluate";
 import { gateDatasetName } from "@/server/receipts/gate-datasets";
@@ -18,15 +19,15 @@ import type { DatasetKind as GateDatasetKind, NormalisedCase } from "@/server/ga
 export type GateCase = NormalisedCase & { input: EpisodeInput };
 export type PublishedDataset = { datasetId: string; digest: DatasetRecord["digest"]; caseCount: number; created: boolean };
 
-const desk = createSupportDesk();
-
 /** The held-out label training runs lock (server/training/context.ts) and the canary's own label. */
 const LABELS: Record<GateDatasetKind, string> = { held_out: "gate", canary: "canary" };
 
 /** What the verifier compares the re-read ticket with: the task it must belong to and the expected fields. */
 export type DeskExpected = { task_id: string; ticket: Record<string, unknown> };
 
+/** Cases of the desk (`support-desk`, or the text desk `support-desk-text`) the distribution belongs to. */
 export function deskGateCases(distribution: TaskDistribution, kind: GateDatasetKind, count: number): GateCase[] {
+  const desk = environments.get(distribution.environment);
   const set = lockHeldOutSet(desk, distribution, count, LABELS[kind]);
   const cases = set.seeds.map((seed): GateCase => {
     const task = sampleDeskTask(distribution, seed);
@@ -48,6 +49,8 @@ export function deskGateCases(distribution: TaskDistribution, kind: GateDatasetK
 
 export type DeskDatasetsInput = {
   agent: string;
+  /** The desk: support-desk (default) or the text desk, support-desk-text. */
+  environment?: string;
   distribution: string;
   heldOutCases?: number;
   canaryCases?: number;
@@ -58,7 +61,7 @@ export type DeskDatasetsInput = {
 
 /** Publishes (or finds, same content) the desk's held-out and canary datasets for an agent. */
 export async function publishDeskGateDatasets(database: Database, input: DeskDatasetsInput): Promise<Record<GateDatasetKind, PublishedDataset>> {
-  const distribution = findDistribution(input.distribution);
+  const distribution = distributionOf(environments.get(input.environment ?? ENVIRONMENT_ID), input.distribution);
   // Through the gate API's own publishing (content-addressed, audited), as a policy owner would.
   const publish = async (kind: GateDatasetKind, count: number): Promise<PublishedDataset> => {
     if (input.yieldToOthers) {

@@ -6,22 +6,25 @@
 import type { AuditActor } from "@/server/audit/audit-log";
 import type { Database } from "@/server/db/client";
 import { digestOf } from "@/server/digest";
-import { createSupportDesk, findDistribution } from "@/server/environments/support-desk";
+import { environments } from "@/server/environments/registry";
+import { ENVIRONMENT_ID } from "@/server/environments/support-desk";
+import { distributionOf } from "@/server/runner/episode-input";
 import { DEFAULT_REWARD_WEIGHTS } from "@/server/environments/types";
 import { currentEntries, publishRegistryEntry, type PublishInput } from "@/server/receipts/registries";
 import { APP_VERSION } from "@/server/version";
 
-const desk = createSupportDesk();
-
 export const DESK_EVALUATOR = { id: "support-desk-runner-evaluator", version: "1" } as const;
-export const DESK_EVALUATOR_BODY = { scoring: "runner_reward", environment: desk.id, weights: { ...DEFAULT_REWARD_WEIGHTS } };
+export const deskEvaluatorBody = (environment = ENVIRONMENT_ID) => ({ scoring: "runner_reward", environment, weights: { ...DEFAULT_REWARD_WEIGHTS } });
+export const DESK_EVALUATOR_BODY = deskEvaluatorBody();
 export const DESK_MODEL_SERVER = "lightgate-policy-server";
 
-export function deskRegistryEntries(agent: string, distribution: string): Omit<PublishInput, "actor">[] {
-  const dist = findDistribution(distribution);
+/** The entries for an agent on a desk: `support-desk` (default) or the text desk, `support-desk-text`. */
+export function deskRegistryEntries(agent: string, distribution: string, environment = ENVIRONMENT_ID): Omit<PublishInput, "actor">[] {
+  const desk = environments.get(environment);
+  const dist = distributionOf(desk, distribution);
   const entry = (kind: PublishInput["kind"], name: string, body: unknown, version?: string) => ({ kind, name, agent, body, version });
   return [
-    entry("evaluator", DESK_EVALUATOR.id, DESK_EVALUATOR_BODY, DESK_EVALUATOR.version),
+    entry("evaluator", DESK_EVALUATOR.id, deskEvaluatorBody(desk.id), DESK_EVALUATOR.version),
     ...desk.tools.map((t) => entry("tool_contract", t.name, { tool: t.name, version: t.version, digest: t.digest, side_effects: [...t.sideEffects], destructive: t.destructive })),
     entry("task_distribution", `${desk.id}/tasks`, { environment: desk.id, version: dist.version, digest: dist.digest }),
     entry("model_server", DESK_MODEL_SERVER, { endpoint: "runner-local", pricing: { input_usd_per_million_tokens: 0, output_usd_per_million_tokens: 0 } }, APP_VERSION),
@@ -37,10 +40,10 @@ export function deskRegistryEntries(agent: string, distribution: string): Omit<P
  * boundary…) is left in force, and a fixed version already taken — current or superseded — is never published
  * again (versions are immutable), so a restart of the demo never fails on, or overwrites, an owner's work.
  */
-export async function publishDeskRegistry(database: Database, input: { agent: string; distribution: string; actor: AuditActor }): Promise<number> {
+export async function publishDeskRegistry(database: Database, input: { agent: string; environment?: string; distribution: string; actor: AuditActor }): Promise<number> {
   const current = new Map((await currentEntries(database.db, input.agent)).filter((e) => e.agent === input.agent).map((e) => [`${e.kind}\u0000${e.name}`, e]));
   let published = 0;
-  for (const e of deskRegistryEntries(input.agent, input.distribution)) {
+  for (const e of deskRegistryEntries(input.agent, input.distribution, input.environment)) {
     const held = current.get(`${e.kind}\u0000${e.name}`);
     if (held && held.createdById !== input.actor.id) continue;
     if (held && held.digest === digestOf(e.body) && (e.version === undefined || held.version === e.version)) continue;

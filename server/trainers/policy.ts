@@ -62,6 +62,15 @@ export type TextPolicy = {
 
 export type Policy = (SoftmaxLinearPolicy | QTabularPolicy | MlpPolicy | TextPolicy) & { serving?: Serving };
 
+/** Every policy kind, in one place (the resource schema's union follows it). */
+export const POLICY_KINDS = ["softmax-linear", "q-tabular", "mlp-softmax", "mlp-q", "text-softmax"] as const satisfies readonly Policy["kind"][];
+
+/** True for any object whose kind names a policy kind. */
+export function isPolicy(resource: unknown): resource is Policy {
+  const kind = (resource as { kind?: unknown } | null)?.kind;
+  return (POLICY_KINDS as readonly unknown[]).includes(kind);
+}
+
 /** "serve": as published (its `serving`, no exploration); "explore": as it trains (softmax or greedy, plus ε). */
 export type ActingMode = "serve" | "explore";
 export type PolicyKind = Policy["kind"];

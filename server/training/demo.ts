@@ -5,13 +5,17 @@
 // runners — good enough to pass on that evidence, so the approve flow is reachable —, then a continual PPO run
 // fine-tuning that candidate, paced to one update every PACE seconds so it is still live hours later (it publishes
 // a candidate every CANDIDATE_EVERY updates, each gated; the gate's stop conditions may pause it, with the reason).
+// Beside them, a second agent on the text desk (`helpdesk-text`, distribution v6-text-order, where word order carries
+// the meaning): a text-policy run — the tiny transformer that reads the ticket — whose candidate is gated the same way.
 import type { AuditActor } from "@/server/audit/audit-log";
 import { createApiKey } from "@/server/auth/api-keys";
 import type { Database } from "@/server/db/client";
 import { publishDeskGateDatasets } from "@/server/desk/gate-datasets";
 import type { ServiceRole } from "@/lib/auth/scopes";
 import { publishDeskRegistry } from "@/server/desk/registry";
-import { SUPPORT_DESK_DISTRIBUTIONS } from "@/server/environments/support-desk";
+import { createSupportDesk, ORDER_DESK_VERSION, SUPPORT_DESK_DISTRIBUTIONS, TEXT_ENVIRONMENT_ID } from "@/server/environments/support-desk";
+import { deskTextExpert } from "@/server/environments/support-desk/expert";
+import { collectDemonstrations } from "@/server/trainers/data-sources";
 import { seedReferenceDemo } from "@/server/reference/reference-demo";
 import { AGENT as REFERENCE_AGENT } from "@/server/gate/reference/common";
 import { currentEntries } from "@/server/receipts/registries";
@@ -35,15 +39,17 @@ async function demoKey(database: Database, role: keyof typeof DEMO_KEY_NAMES, ag
  * The demo's runners serve its desks only — the live one and the reference one —, so another agent's work
  * (a foreign agent gated beside the demo) waits for that agent's own runners instead of being taken here.
  */
-export const demoRunnerKey = (database: Database) => demoKey(database, "runner", [DEMO_AGENT, REFERENCE_AGENT]);
+export const demoRunnerKey = (database: Database) => demoKey(database, "runner", [DEMO_AGENT, DEMO_TEXT_AGENT, REFERENCE_AGENT]);
 /**
  * The verifier's own key: a canary outcome is never verified by the identity that produced it. Bound to the desks
  * too: it re-reads the desk's Ticket DB, which knows nothing of another agent's destinations.
  */
-export const demoVerifierKey = (database: Database) => demoKey(database, "verifier", [DEMO_AGENT, REFERENCE_AGENT]);
+export const demoVerifierKey = (database: Database) => demoKey(database, "verifier", [DEMO_AGENT, DEMO_TEXT_AGENT, REFERENCE_AGENT]);
 
 /** The agent the live demo trains: the support desk as its own workflow, apart from the reference's `support-desk`. */
 export const DEMO_AGENT = "helpdesk";
+/** The same desk read as text (support-desk-text): what the text policy is trained and gated on. */
+export const DEMO_TEXT_AGENT = "helpdesk-text";
 /** Who publishes the demo desk's rules and exam: its policy owner, never the trainer. */
 export const DESK_POLICY_OWNER: AuditActor = { kind: "system", id: "desk-policy-owner", name: "Support desk policy owner", grants: [] };
 
@@ -56,6 +62,57 @@ export const DESK_POLICY_OWNER: AuditActor = { kind: "system", id: "desk-policy-
 export async function ensureDeskGate(database: Database, policyOwner: AuditActor = DESK_POLICY_OWNER) {
   await publishDeskRegistry(database, { agent: DEMO_AGENT, distribution: "v2", actor: policyOwner });
   return publishDeskGateDatasets(database, { agent: DEMO_AGENT, distribution: await registeredDistribution(database, DEMO_AGENT), actor: policyOwner, yieldToOthers: true });
+}
+
+/** The text desk's rules and exam for the text agent, published by the same policy owner (v6-text-order). */
+export async function ensureTextDeskGate(database: Database, policyOwner: AuditActor = DESK_POLICY_OWNER) {
+  const at = { agent: DEMO_TEXT_AGENT, environment: TEXT_ENVIRONMENT_ID, actor: policyOwner };
+  await publishDeskRegistry(database, { ...at, distribution: ORDER_DESK_VERSION });
+  return publishDeskGateDatasets(database, { ...at, distribution: await registeredTextDistribution(database), yieldToOthers: true });
+}
+
+const textDesk = createSupportDesk({ variant: "text" });
+/** The text agent's registered distribution when the text desk knows it, else v6-text-order. */
+async function registeredTextDistribution(database: Database): Promise<string> {
+  const body = latestOf(await currentEntries(database.db, DEMO_TEXT_AGENT), "task_distribution")?.body as { version?: unknown } | undefined;
+  return typeof body?.version === "string" && textDesk.distributions.some((d) => d.version === body.version) ? body.version : ORDER_DESK_VERSION;
+}
+
+/**
+ * Queues the text run unless one that did not fail exists: 400 scripted-expert demonstrations of the text desk (each
+ * step with the words the agent read) as a stored snapshot, then the text-policy phases — masked-token
+ * pre-training, behaviour cloning, PPO — 20 updates in all, continual so its candidate is gated.
+ */
+export async function ensureTextRun(database: Database): Promise<string> {
+  const existing = await database.db.trainingRun.findFirst({ where: { startedById: DEMO_ACTOR.id, family: "text-policy", status: { not: "failed" } }, orderBy: { createdAt: "desc" } });
+  if (existing) return existing.id;
+  const distribution = await registeredTextDistribution(database);
+  const dist = textDesk.distributions.find((d) => d.version === distribution)!;
+  const records = collectDemonstrations(textDesk, [{ id: "expert", policyFor: deskTextExpert }], { distribution: dist, count: 400, seed: "demo-text-demonstrations" });
+  const snapshot = await createSnapshot(database, { name: `${DEMO_TEXT_AGENT}/expert-demonstrations`, records, createdBy: DEMO_ACTOR.id });
+  const run = await startRun(
+    database,
+    storeFor(database),
+    {
+      agent: DEMO_TEXT_AGENT,
+      family: "text-policy",
+      config: {},
+      seed: "demo-text",
+      environment: TEXT_ENVIRONMENT_ID,
+      distribution,
+      dataSnapshotId: snapshot.id,
+      updates: 20,
+      checkpointEvery: 5,
+      continual: true,
+      candidateEvery: 20,
+      heldOutCases: 200,
+      retryBudget: 100,
+      name: "text desk: reads the ticket",
+      tags: ["demo", "text", "transformer"],
+    },
+    DEMO_ACTOR,
+  );
+  return run.id;
 }
 
 /**
@@ -153,7 +210,7 @@ export async function queueDemoRunWhenReady(database: Database, signal: AbortSig
   return null;
 }
 
-export type DemoWorld = { runnerKey: string; verifierKey: string; runId: string };
+export type DemoWorld = { runnerKey: string; verifierKey: string; runId: string; textRunId: string };
 
 /**
  * Demo mode's world: the reference candidates at the gate (evidence ages counted from `now`), the desk's
@@ -164,7 +221,9 @@ export type DemoWorld = { runnerKey: string; verifierKey: string; runId: string 
 export async function prepareDemoWorld(database: Database, now = new Date()): Promise<DemoWorld> {
   await seedReferenceDemo(database, { now });
   await ensureDeskGate(database);
-  return { runnerKey: await demoRunnerKey(database), verifierKey: await demoVerifierKey(database), runId: await ensureImitationRun(database) };
+  await ensureTextDeskGate(database);
+  const runId = await ensureImitationRun(database);
+  return { runnerKey: await demoRunnerKey(database), verifierKey: await demoVerifierKey(database), runId, textRunId: await ensureTextRun(database) };
 }
 
 export type DemoHelper = { script: string; args: string[]; env: Record<string, string> };

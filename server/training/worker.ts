@@ -14,7 +14,7 @@ import type { RolloutRollup } from "@/server/gate/receipt/stage2";
 import type { LightningStore } from "@/server/store";
 import { evaluatePolicy, type Evaluation } from "@/server/trainers/evaluate";
 import type { FamilyName } from "@/server/trainers/family";
-import type { Policy } from "@/server/trainers/policy";
+import { isPolicy } from "@/server/trainers/policy";
 import { resolveRunContext, type RunContext } from "./context";
 import { requestGateRun } from "@/server/receipts/gate-queue";
 import { DomainError } from "@/server/errors";
@@ -254,7 +254,3 @@ export class TrainerWorker {
   }
 }
 
-function isPolicy(resource: unknown): resource is Policy {
-  const kind = (resource as { kind?: unknown } | null)?.kind;
-  return kind === "softmax-linear" || kind === "q-tabular" || kind === "mlp-softmax" || kind === "mlp-q";
-}

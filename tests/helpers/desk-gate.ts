@@ -19,10 +19,14 @@ export const DESK_AGENT = "helpdesk-test";
 
 export type DeskGateWorld = GateWorld & { datasets: { heldOut: string; canary: string } };
 
-export async function deskGateWorld(dialect: Dialect, label: string, sizes = { heldOut: 20, canary: 6 }): Promise<DeskGateWorld> {
+/** Which desk the world's agent is on: the standard one at v2 unless given (the text desk: support-desk-text). */
+export type DeskSpec = { agent: string; environment: string; distribution: string };
+export const STANDARD_DESK: DeskSpec = { agent: DESK_AGENT, environment: "support-desk", distribution: "v2" };
+
+export async function deskGateWorld(dialect: Dialect, label: string, sizes = { heldOut: 20, canary: 6 }, desk: DeskSpec = STANDARD_DESK): Promise<DeskGateWorld> {
   const world = await gateWorld(dialect, label);
-  await publishDeskRegistry(world.database, { agent: DESK_AGENT, distribution: "v2", actor: SYSTEM });
-  const published = await publishDeskGateDatasets(world.database, { agent: DESK_AGENT, distribution: "v2", heldOutCases: sizes.heldOut, canaryCases: sizes.canary, actor: SYSTEM });
+  await publishDeskRegistry(world.database, { ...desk, actor: SYSTEM });
+  const published = await publishDeskGateDatasets(world.database, { ...desk, heldOutCases: sizes.heldOut, canaryCases: sizes.canary, actor: SYSTEM });
   return { ...world, datasets: { heldOut: published.held_out.datasetId, canary: published.canary.datasetId } };
 }
 

@@ -16,7 +16,10 @@ import { createPpoTrainer, ppoConfigSchema } from "../ppo";
 import { restoreTrainer } from "../trainers";
 
 /** Difficulty in [0, 1] of a task, per environment; register one for your own environment. */
-const difficultyMeasures = new Map<string, (task: EnvTask) => number>([["support-desk", deskDifficulty]]);
+const difficultyMeasures = new Map<string, (task: EnvTask) => number>([
+  ["support-desk", deskDifficulty],
+  ["support-desk-text", deskDifficulty],
+]);
 
 export function registerDifficulty(environmentId: string, measure: (task: EnvTask) => number): void {
   difficultyMeasures.set(environmentId, measure);

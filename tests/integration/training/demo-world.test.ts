@@ -3,7 +3,7 @@
 // gate runs, two runners with the runner key (bound to the desks), the verifier with its own verifier key and nothing else.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { authenticateApiKey } from "@/server/auth/api-keys";
-import { DEMO_ACTOR, DEMO_AGENT, DESK_POLICY_OWNER, demoHelpers, prepareDemoWorld } from "@/server/training/demo";
+import { DEMO_ACTOR, DEMO_AGENT, DEMO_TEXT_AGENT, DESK_POLICY_OWNER, demoHelpers, prepareDemoWorld } from "@/server/training/demo";
 import { currentEntries } from "@/server/receipts/registries";
 import { AGENT as REFERENCE_AGENT } from "@/server/gate/reference/common";
 import { describeEachDialect, createTestDatabase, type TestDatabase } from "../../helpers/db";
@@ -19,9 +19,17 @@ describeEachDialect("demo mode's world", (dialect) => {
     const world = await prepareDemoWorld(database, new Date());
     const datasets = await database.db.gateDataset.findMany({ orderBy: { name: "asc" } });
     expect(datasets.map((d) => [d.name, d.kind, d.caseCount, d.createdById])).toEqual([
+      [`${DEMO_TEXT_AGENT}/canary`, "canary", 20, DESK_POLICY_OWNER.id],
+      [`${DEMO_TEXT_AGENT}/held-out`, "held_out", 60, DESK_POLICY_OWNER.id],
       [`${DEMO_AGENT}/canary`, "canary", 20, DESK_POLICY_OWNER.id],
       [`${DEMO_AGENT}/held-out`, "held_out", 60, DESK_POLICY_OWNER.id],
     ]);
+    // The text agent's exam is the text desk's: its cases run support-desk-text at v6-text-order.
+    const textSet = datasets.find((d) => d.name === `${DEMO_TEXT_AGENT}/held-out`)!;
+    const textCase = await database.db.gateDatasetCase.findFirstOrThrow({ where: { datasetId: textSet.id } });
+    expect(JSON.parse(textCase.input)).toMatchObject({ environment: "support-desk-text", distribution: "v6-text-order" });
+    const textRun = await database.db.trainingRun.findUniqueOrThrow({ where: { id: world.textRunId } });
+    expect([textRun.agent, textRun.family, textRun.environment, textRun.distribution, textRun.continual]).toEqual([DEMO_TEXT_AGENT, "text-policy", "support-desk-text", "v6-text-order", true]);
     const run = await database.db.trainingRun.findUniqueOrThrow({ where: { id: world.runId } });
     // First the imitation run on a stored snapshot of expert demonstrations; the live run waits for its candidate.
     expect([run.agent, run.startedById, run.family, run.continual, run.name]).toEqual([DEMO_AGENT, DEMO_ACTOR.id, "supervised", true, "desk imitation"]);
@@ -37,7 +45,7 @@ describeEachDialect("demo mode's world", (dialect) => {
     expect((await authenticateApiKey(database.db, world.runnerKey))?.roles).toEqual(["runner"]);
     // The demo's runners serve the demo's desks only (the live desk and the reference one): a foreign agent's
     // gate run beside them goes to that agent's own runners (issue 23, finding 5).
-    expect((await authenticateApiKey(database.db, world.runnerKey))?.grants).toEqual([DEMO_AGENT, REFERENCE_AGENT].sort().map((agent) => ({ role: "runner", agent })));
+    expect((await authenticateApiKey(database.db, world.runnerKey))?.grants).toEqual([DEMO_AGENT, DEMO_TEXT_AGENT, REFERENCE_AGENT].sort().map((agent) => ({ role: "runner", agent })));
     expect((await authenticateApiKey(database.db, world.verifierKey))?.roles).toEqual(["verifier"]);
     const helpers = demoHelpers("http://127.0.0.1:3000", world, true);
     expect(helpers.map((h) => [h.script, Object.keys(h.env)])).toEqual([
@@ -52,8 +60,9 @@ describeEachDialect("demo mode's world", (dialect) => {
 
     // A second start: the same exam (no new datasets), fresh keys, the old ones revoked.
     const again = await prepareDemoWorld(database, new Date());
-    expect(await database.db.gateDataset.count()).toBe(2);
+    expect(await database.db.gateDataset.count()).toBe(4);
     expect(again.runId).toBe(world.runId);
+    expect(again.textRunId).toBe(world.textRunId);
     const keys = await database.db.apiKey.findMany({ where: { role: "verifier" }, orderBy: { createdAt: "asc" } });
     expect(keys.map((k) => k.revokedAt !== null)).toEqual([true, false]);
     expect((await authenticateApiKey(database.db, again.verifierKey))?.roles).toEqual(["verifier"]);

@@ -49,7 +49,7 @@ describe("serving mode", () => {
     expect(servingOf(old)).toEqual({ mode: "sample", temperature: 1 });
     expect(probs(old, "serve")[2]).toBeCloseTo(3 / 11, 12); // no ε: serving never explores
     const view = servingInResources({ policy: toPolicyResource(old) });
-    expect(view).toEqual({ mode: "sample", temperature: 1, declared: false });
+    expect(view).toEqual({ mode: "sample", temperature: 1, declared: false, reads: `the desk's ${old.featureCount} features — linear` });
     expect(servingLabel(view!)).toMatch(/names no serving mode/);
   });
 
@@ -57,7 +57,11 @@ describe("serving mode", () => {
     const published = policyCandidate(linear());
     const back = fromPolicyResource(published);
     expect(back.serving).toEqual({ mode: "greedy" });
-    expect(servingInResources({ p: published })).toEqual({ mode: "greedy", declared: true });
+    expect(servingInResources({ p: published })).toMatchObject({ mode: "greedy", declared: true });
+    // What each kind reads, in words: the text policy names its encoder and tokenizer.
+    const text = initialPolicy("text-softmax", createSupportDesk({ variant: "text" }));
+    expect(servingInResources({ p: policyCandidate(text) })!.reads).toBe("the customer's words — a 2-block transformer (width 32) over 0 cl100k_base tokens — with plan, urgency and progress");
+    expect(servingInResources({ p: policyCandidate(initialPolicy("mlp-softmax", env)) })!.reads).toMatch(/^the desk's \d+ features — an MLP 64-64$/);
     const warm = policyCandidate({ ...linear(), serving: { mode: "sample", temperature: 0.7 } });
     expect(fromPolicyResource(warm).serving).toEqual({ mode: "sample", temperature: 0.7 });
     expect(servingInResources({ prompt: { resource_type: "prompt_template", template: "x" } })).toBeNull();
