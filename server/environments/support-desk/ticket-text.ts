@@ -55,19 +55,15 @@ function pick<T>(rng: Rng, xs: readonly T[]): T {
 
 /** The customer's first message (seeded variant), and what they say when asked to clarify. */
 export function customerText(task: DeskTask): { opening: string; clarification: string } {
-  // Every observation of every episode asks: keep the last few thousand tasks' texts.
-  const a = task.attributes;
-  // Everything the text depends on (a hand-made task may reuse an id with other attributes).
-  const key = `${task.id}|${task.distribution.version}|${a.intent}|${a.ambiguity}|${a.urgency}`;
-  let said = written.get(key);
+  // Every observation of every episode asks; an episode keeps its task object, so remember per object.
+  let said = written.get(task);
   if (!said) {
-    if (written.size >= 4_096) written.clear();
     said = write(task);
-    written.set(key, said);
+    written.set(task, said);
   }
   return said;
 }
-const written = new Map<string, { opening: string; clarification: string }>();
+const written = new WeakMap<DeskTask, { opening: string; clarification: string }>();
 
 function write(task: DeskTask): { opening: string; clarification: string } {
   const a = task.attributes;
