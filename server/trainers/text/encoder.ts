@@ -80,9 +80,18 @@ export function initTextHead(dim: number, featureNames: readonly string[], actio
 
 /** Embedding rows for a text: tokenizer ids → rows (unknown where the encoder has none), cut to maxTokens. */
 export function tokenRows(enc: Pick<TextEncoder, "vocab" | "maxTokens">, rowOf: ReadonlyMap<number, number>, text: string): number[] {
-  return tokenize(text)
+  return tokenize(readable(enc, text))
     .slice(0, enc.maxTokens)
     .map((id) => rowOf.get(id) ?? UNKNOWN);
+}
+
+/**
+ * The part of a text the encoder can read: no token is shorter than a character and few are longer than 32, so a
+ * text of any length (an environment's, a stored step's) costs at most this much to tokenize and to remember.
+ */
+function readable(enc: Pick<TextEncoder, "maxTokens">, text: string): string {
+  const limit = enc.maxTokens * 32;
+  return text.length > limit ? text.slice(0, limit) : text;
 }
 
 export function rowIndex(vocab: readonly number[]): Map<number, number> {
@@ -172,7 +181,8 @@ export function textScorer(enc: TextEncoder, head: Mlp): (text: string, features
   // Runners see the same few texts again and again: keep their encodings (bounded).
   const cache = new Map<string, Float64Array>();
   let input = new Float64Array(0);
-  return (text, features, out) => {
+  return (whole, features, out) => {
+    const text = readable(enc, whole);
     let pooled = cache.get(text);
     if (!pooled) {
       if (cache.size >= 4_096) cache.clear();

@@ -15,8 +15,11 @@ export function tokenize(text: string): number[] {
   let ids = cache.get(text);
   if (ids) return ids;
   encoder ??= new Tiktoken(cl100k);
-  if (cache.size > 20_000) cache.clear();
   ids = encoder.encode(text);
-  cache.set(text, ids);
+  // Templated texts repeat; a long one is tokenized each time rather than kept.
+  if (text.length <= 4_096) {
+    if (cache.size > 20_000) cache.clear();
+    cache.set(text, ids);
+  }
   return ids;
 }

@@ -81,6 +81,24 @@ describe("the text policy", () => {
     expect(encodeText(enc, tokenRows(enc, rowOf, obs[0]!.text!)).length).toBe(enc.dim);
   });
 
+  it("reads a text of any length in bounded time: a 3 MB observation acts exactly like its first 64 × 32 characters", () => {
+    const p = initialPolicy("text-softmax", text) as TextPolicy;
+    const ids = [...new Set(tokenize("It's about getting a refund, not deleting my account."))];
+    const policy: TextPolicy = { ...p, encoder: { ...p.encoder, vocab: ids, tokenEmbedding: [...p.encoder.tokenEmbedding, ...ids.flatMap((_, i) => Array.from({ length: p.encoder.dim }, (_, d) => Math.fround(Math.sin(i * 7 + d) * 0.2)))] }, head: { ...p.head, layers: p.head.layers.map((l) => ({ ...l, kernel: l.kernel.map((_, k) => Math.fround(Math.cos(k) * 0.1)) })) } };
+    const acting = actingPolicy({ ...policy, serving: { mode: "sample", temperature: 1 } }, "serve");
+    const features = new Float64Array(text.featureNames.length);
+    const start = "It's about getting a refund, not deleting my account. ";
+    const huge = start.repeat(1 + Math.ceil(3_000_000 / start.length));
+    const a = new Float64Array(text.actions.length);
+    const b = new Float64Array(text.actions.length);
+    const t0 = performance.now();
+    acting.probabilities({ features, key: "k", text: huge }, a);
+    expect(performance.now() - t0).toBeLessThan(2_000);
+    acting.probabilities({ features, key: "k", text: huge.slice(0, policy.encoder.maxTokens * 32) }, b);
+    expect(Array.from(a)).toEqual(Array.from(b));
+    expect(tokenRows(policy.encoder, rowIndex(policy.encoder.vocab), huge)).toHaveLength(policy.encoder.maxTokens);
+  });
+
   it("refuses a malformed encoder, naming the field", () => {
     const p = initialPolicy("text-softmax", text) as TextPolicy;
     expect(() => toPolicyResource({ ...p, encoder: { ...p.encoder, vocab: [1, 2] } })).toThrow(/encoder: encoder.tokenEmbedding must hold \(3 \+ 2\) × 32 numbers/);
