@@ -108,10 +108,10 @@ describe("the text policy", () => {
   });
 
   it("reads the order of the words: after the same cloning, it beats the feature MLP on the word-order desk", async () => {
-    const demos = collectDemonstrations(text, [{ id: "expert", policyFor: deskTextExpert }], { distribution: ORDER_DESK_DISTRIBUTION, count: 250, seed: "text-policy-test" });
+    const demos = collectDemonstrations(text, [{ id: "expert", policyFor: deskTextExpert }], { distribution: ORDER_DESK_DISTRIBUTION, count: 200, seed: "text-policy-test" });
     const sorted = [...demos].sort((a, b) => (a.id < b.id ? -1 : 1));
     const data = { id: "ds-text", digest: digestOf(sorted) as Digest, records: sorted };
-    const config = textPolicyFamily.configSchema.parse({ pretrainUpdates: 1, pretrainStepsPerUpdate: 20, cloneEpochs: 10, ppoUpdates: 0, batchSize: 32 });
+    const config = textPolicyFamily.configSchema.parse({ pretrainUpdates: 1, pretrainStepsPerUpdate: 20, cloneEpochs: 6, ppoUpdates: 0, batchSize: 32, learningRate: 0.006 });
     const score = async (parent: TextPolicy | MlpPolicy) => {
       const s = textPolicyFamily.start({ environment: text, distribution: ORDER_DESK_DISTRIBUTION, seed: "t1", data, heldOut: null, config, parent });
       while (!s.finished) await s.step();
