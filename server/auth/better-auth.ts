@@ -54,7 +54,9 @@ async function buildAuth(database: Database) {
       max: 600,
       storage: "database",
       modelName: "authRateLimit",
-      customRules: { "/sign-in/email": { window: 60, max: signInAttemptsPerMinute() } },
+      // Reading one's own session guesses nothing, and the dashboard reads it on every page: counting it would
+      // be a database write per page view (the sign-in rule and the per-account lock are what stop guessing).
+      customRules: { "/sign-in/email": { window: 60, max: signInAttemptsPerMinute() }, "/get-session": false },
     },
     telemetry: { enabled: false },
     // Only sign-in, sign-out and session reads are served (server/auth/auth-paths.ts). Everything else

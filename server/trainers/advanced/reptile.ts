@@ -11,8 +11,9 @@ import { policyCandidate, requireRecords, withWeights, type AnyEnvironment, type
 import type { SoftmaxLinearPolicy } from "../policy";
 import { imitationItems } from "../supervised/examples";
 import { itemHit, itemLoss, type Item } from "../supervised/objective";
+import { intIn } from "@/server/trainers/config-fields";
 
-const int = (name: string, min: number, max: number) => z.number().int(`${name} must be an integer`).min(min, `${name} must be ≥ ${min}`).max(max, `${name} must be ≤ ${max}`);
+const int = intIn;
 
 export const reptileConfigSchema = z
   .object({

@@ -15,8 +15,9 @@ import type { Mlp } from "./mlp";
 import { collectShape, mlpParent } from "./ppo-mlp";
 import { collectUsable } from "./collect";
 import { adam, forward, fromVariables, inputBatch, optimizerState, tfCpu, toVariables, type OptimizerState, type Scalar } from "./tf";
+import { intField } from "@/server/trainers/config-fields";
 
-const int = (name: string, min: number, max: number, dflt: number) => z.number().int(`${name} must be an integer`).min(min, `${name} must be ≥ ${min}`).max(max, `${name} must be ≤ ${max}`).default(dflt);
+const int = intField;
 
 export const dqnMlpConfigSchema = z
   .object({

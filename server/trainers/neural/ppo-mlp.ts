@@ -16,9 +16,10 @@ import { initMlp, mlpForward, type Mlp } from "./mlp";
 import { collectUsable } from "./collect";
 import { emptyFigures, ppoMinibatch } from "./ppo-minibatch";
 import { adam, forward, fromVariables, inputBatch, optimizerState, tfCpu, toVariables, type OptimizerState } from "./tf";
+import { intField, numField } from "@/server/trainers/config-fields";
 
-const num = (name: string, min: number, max: number, dflt: number) => z.number().min(min, `${name} must be ≥ ${min}`).max(max, `${name} must be ≤ ${max}`).default(dflt);
-const int = (name: string, min: number, max: number, dflt: number) => z.number().int(`${name} must be an integer`).min(min, `${name} must be ≥ ${min}`).max(max, `${name} must be ≤ ${max}`).default(dflt);
+const num = numField;
+const int = intField;
 
 export const collectShape = {
   episodesPerUpdate: int("episodesPerUpdate", 1, 100_000, 128),

@@ -17,9 +17,9 @@ import { textEpisode, type TextEpisode } from "./episode";
 import { endpointFromEnv, openaiResponder, scorerId, type LlmEndpoint } from "./openai";
 import type { Responder, RolloutSummary } from "./responder";
 import { PROMPT_RESOURCE_TYPE, promptResource, promptTemplate, type PromptTemplate } from "./template";
+import { intField } from "@/server/trainers/config-fields";
 
-const int = (name: string, min: number, max: number, dflt: number) =>
-  z.number().int(`${name} must be an integer`).min(min, `${name} must be ≥ ${min}`).max(max, `${name} must be ≤ ${max}`).default(dflt);
+const int = intField;
 
 export const promptOptimizationConfigSchema = z
   .object({

@@ -7,9 +7,9 @@ import { z } from "zod";
 import { Rng, type RngState } from "@/server/environments/prng";
 import { Adam, sgdStep, type AdamState } from "../adam";
 import { itemHit, itemLoss, type Item } from "./objective";
+import { intIn } from "@/server/trainers/config-fields";
 
-const int = (name: string, min: number, max: number) =>
-  z.number().int(`${name} must be an integer`).min(min, `${name} must be ≥ ${min}`).max(max, `${name} must be ≤ ${max}`);
+const int = intIn;
 
 export const earlyStoppingSchema = z
   .object({

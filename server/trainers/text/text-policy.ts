@@ -22,9 +22,10 @@ import { adam, clippedStep, forward, fromVariables, inputBatch, optimizerState, 
 import { MASK, rowIndex, SPECIAL_ROWS, structuredFeatureIndices, tokenRows } from "./encoder";
 import { encodeBatch, maskedTokenLogits, policyLogits, readBack, textBatch, textVariables, type TextVars } from "./tf-encoder";
 import { tokenize } from "./tokenizer";
+import { intField, numField } from "@/server/trainers/config-fields";
 
-const int = (name: string, min: number, max: number, dflt: number) => z.number().int(`${name} must be an integer`).min(min, `${name} must be ≥ ${min}`).max(max, `${name} must be ≤ ${max}`).default(dflt);
-const num = (name: string, min: number, max: number, dflt: number) => z.number().min(min, `${name} must be ≥ ${min}`).max(max, `${name} must be ≤ ${max}`).default(dflt);
+const int = intField;
+const num = numField;
 
 export const textPolicyConfigSchema = z
   .object({

@@ -4,6 +4,8 @@ import { resolveActor, actorCan } from "@/server/auth/actor";
 import { CLIENT_ADDRESS_HEADER } from "@/server/auth/client-address";
 import { createFirstAdmin, setupNeeded } from "@/server/auth/setup";
 import { setUserDisabled } from "@/server/auth/users";
+import { getAuth } from "@/server/auth/better-auth";
+import { publicOrigin } from "@/server/auth/origin";
 import { createTestDatabase, describeEachDialect, type TestDatabase } from "../../helpers/db";
 import { authRequest, makePerson, signIn, SYSTEM, TEST_PASSWORD } from "../../helpers/auth";
 
@@ -78,6 +80,22 @@ describeEachDialect("people: setup, sessions, actors", (dialect) => {
       expect(res.status, path).toBe(404);
     }
     expect((await database.db.user.findUniqueOrThrow({ where: { id: person.id } })).name).toBe(person.name);
+  });
+
+  it("reading one's session is not counted against a rate limit: no row written per page view", async () => {
+    const person = await makePerson(database, [{ role: "viewer", agent: null }]);
+    const cookie = await signIn(database, person.email, person.password);
+    const rowsBefore = await database.db.authRateLimit.count();
+    const ip = { [CLIENT_ADDRESS_HEADER]: `203.0.113.${dialect === "sqlite" ? 11 : 12}` };
+    for (let i = 0; i < 5; i++) {
+      const res = await (await getAuth(database)).handler(new Request(`${publicOrigin().origin}/api/auth/get-session`, { headers: { cookie, ...ip } }));
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { user: { email: string } }).user.email).toBe(person.email);
+    }
+    expect(await database.db.authRateLimit.count()).toBe(rowsBefore);
+    // Signing in is still counted, per address.
+    await authRequest(database, "sign-in/email", { email: person.email, password: "wrong-password-here" }, ip);
+    expect(await database.db.authRateLimit.count()).toBe(rowsBefore + 1);
   });
 
   it("password guessing from one address is cut off after 10 attempts a minute", async () => {
