@@ -31,6 +31,19 @@ import { evidenceWindow, judgeWindows, protectedRegressions } from "./stop";
 
 export type WorkerOptions = { workerId?: string; leaseMs?: number; pollMs?: number; log?: (line: string) => void };
 
+/** The longest hold a renewal grants, however slow the updates: a killed worker's run waits at most this long. */
+export const MAX_LEASE_MS = 10 * 60_000;
+
+/**
+ * The hold a renewal grants: the configured lease, or three times the longest stretch between two renewals of
+ * this run so far when that is longer. An update's learning is one synchronous stretch (a transformer epoch
+ * under load can outlast 15 s) that nothing can renew during; a lease shorter than that would let a second
+ * worker take a run that is still being trained. Collection renews often, so waiting on runners does not count.
+ */
+export function leaseFor(baseMs: number, longestGapMs: number): number {
+  return Math.min(MAX_LEASE_MS, Math.max(baseMs, 3 * longestGapMs));
+}
+
 type RunRow = NonNullable<Awaited<ReturnType<Database["db"]["trainingRun"]["findUnique"]>>>;
 
 export class TrainerWorker {
@@ -39,6 +52,9 @@ export class TrainerWorker {
   readonly #pollMs: number;
   readonly #log: (line: string) => void;
   readonly #actor: AuditActor;
+  /** The run being executed: when its hold was last renewed, and the longest stretch between renewals (ms). */
+  #lastRenewal: number | null = null;
+  #longestGapMs = 0;
 
   constructor(
     readonly database: Database,
@@ -109,7 +125,10 @@ export class TrainerWorker {
   async holds(runId: string): Promise<boolean> {
     // Asked to stop: hand the run back (checkpointed) so another worker continues it at once.
     if (this.#signal?.aborted) return false;
-    return renewHold(this.#db, runId, this.workerId, this.#leaseMs);
+    const now = Date.now();
+    if (this.#lastRenewal !== null) this.#longestGapMs = Math.max(this.#longestGapMs, now - this.#lastRenewal);
+    this.#lastRenewal = now;
+    return renewHold(this.#db, runId, this.workerId, leaseFor(this.#leaseMs, this.#longestGapMs));
   }
 
   async #event(runId: string, kind: string, message: string, data?: unknown) {
@@ -144,6 +163,8 @@ export class TrainerWorker {
   async execute(runId: string): Promise<void> {
     const run = await this.#db.trainingRun.findUnique({ where: { id: runId } });
     if (!run) return;
+    this.#lastRenewal = null;
+    this.#longestGapMs = 0;
     try {
       await this.#execute(run);
     } catch (e) {
