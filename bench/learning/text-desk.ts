@@ -1,7 +1,8 @@
 // `bench:learning`'s text-desk rows: does reading the ticket beat reading hashed words? The text policy and the
 // feature MLP go through the very same text-policy phases (its default config: behaviour cloning on the same 400
 // scripted-expert demonstrations, then PPO; only the text policy pre-trains, by masked-token prediction), per seed
-// new demonstrations and a new training seed; a third row drops the pre-training. Scored as published (greedy) on
+// new demonstrations and a new training seed; a third row drops the pre-training, a fourth keeps the cloning loss
+// (demoCoefficient 0.5) beside PPO's. Scored as published (greedy) on
 // 300 locked held-out tasks the trainers never read, with protected cases; "after cloning" is the candidate before
 // the PPO phase. Desks: v6-text-order (word order carries the meaning) and v4-text (it does not: a control).
 import { digestOf, type Digest } from "@/server/digest";
@@ -28,6 +29,7 @@ const VARIANTS: Variant[] = [
   { label: "text policy (pre-trained)", kind: "text-softmax", config: {} },
   { label: "text policy, no pre-training", kind: "text-softmax", config: { pretrainUpdates: 0 } },
   { label: "feature MLP (hashed words)", kind: "mlp-softmax", config: {} },
+  { label: "text policy, PPO + cloning loss", kind: "text-softmax", config: { demoCoefficient: 0.5 } },
 ];
 
 type Seeded = { cloned: Evaluation; final: Evaluation; seconds: number; cpu: number };
@@ -66,7 +68,7 @@ export async function textDeskRows(seeds: number, desks: ("order" | "hard")[]): 
   for (const which of desks) {
     const dist = which === "order" ? ORDER_DESK_DISTRIBUTION : HARD_DESK_DISTRIBUTION;
     const held = lockHeldOutSet(env, dist, 300, "bench-learning-text");
-    const variants = which === "order" ? VARIANTS : [VARIANTS[0]!, VARIANTS[2]!];
+    const variants = which === "order" ? VARIANTS : [VARIANTS[0]!, VARIANTS[2]!, VARIANTS[3]!];
     console.log(`\nReading the ticket, ${dist.version} (${seeds} seeds; 400 expert demonstrations per seed; greedy, 300 held-out tasks; scripted expert ${fmt(expertScore(dist, held))})`);
     console.log("reader                          after cloning                 final (after PPO)             protected passed  s/run  cpu s/run");
     const finals: Record<string, number[]> = {};

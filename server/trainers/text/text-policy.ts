@@ -7,7 +7,8 @@
 //    outcome.
 // 3. PPO: episodes collected in this process with the current policy (softmax, ε 0), the clipped surrogate on
 //    Monte-Carlo advantages (discounted return minus the batch's mean return at that step index, normalised; no
-//    critic), an entropy bonus, the gradient clipped to a global norm.
+//    critic), an entropy bonus, the gradient clipped to a global norm; optionally (`demoCoefficient`) the cloning
+//    loss on demonstration steps beside it.
 // One update = `pretrainStepsPerUpdate` masked-token steps, one cloning epoch, or one PPO round, in that order.
 // `reader: "words"` trains the feature MLP (mlp-softmax over the raw features, hashed words included) through the
 // very same phases 2 and 3 — the comparison `bench:learning` makes on the text desks.
@@ -41,6 +42,9 @@ export const textPolicyConfigSchema = z
     ppoEpochs: int("ppoEpochs", 1, 50, 4),
     clipRange: num("clipRange", 0.01, 1, 0.2),
     entropyCoefficient: num("entropyCoefficient", 0, 1, 0.01),
+    // During PPO, the cloning loss on a minibatch of demonstration steps as well, times this (0: plain PPO): the
+    // environment's noisy advantages then cannot walk the policy away from what the expert showed (DAPG's idea).
+    demoCoefficient: num("demoCoefficient", 0, 10, 0),
     discount: num("discount", 0, 1, 0.99),
     maxGradNorm: num("maxGradNorm", 0, 100, 0.5),
     toolFailureRate: num("toolFailureRate", 0, 1, 0.05),
@@ -274,10 +278,13 @@ class TextPolicySession implements FamilySession {
     const order = items.map((_, i) => i);
     let clipped = 0;
     let batches = 0;
+    let demoLoss = 0;
+    const anchored = cfg.demoCoefficient > 0 && this.#items.length > 0;
     for (let epoch = 0; epoch < cfg.ppoEpochs; epoch++) {
       rng.shuffle(order);
       for (let start = 0; start < order.length; start += cfg.batchSize) {
         const idx = order.slice(start, start + cfg.batchSize);
+        const demos = anchored ? idx.map(() => this.#items[rng.int(this.#items.length)]!) : [];
         tf.tidy(() => {
           const onehot = tf.oneHot(tf.tensor1d(idx.map((i) => items[i]!.action), "int32"), nA);
           const old = tf.tensor1d(idx.map((i) => oldLogP[i]!));
@@ -290,7 +297,12 @@ class TextPolicySession implements FamilySession {
               const surrogate = tf.minimum(tf.mul(ratio, adv), tf.mul(tf.clipByValue(ratio, 1 - cfg.clipRange, 1 + cfg.clipRange), adv));
               const entropy = tf.neg(tf.mean(tf.sum(tf.mul(tf.exp(logp), logp), 1)));
               clipped += tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), cfg.clipRange), "float32")).dataSync()[0]!;
-              return tf.sub(tf.neg(tf.mean(surrogate)), tf.mul(cfg.entropyCoefficient, entropy)) as Scalar;
+              const ppo = tf.sub(tf.neg(tf.mean(surrogate)), tf.mul(cfg.entropyCoefficient, entropy)) as Scalar;
+              if (!anchored) return ppo;
+              const y = tf.oneHot(tf.tensor1d(demos.map((d) => d.action), "int32"), nA);
+              const ce = tf.mean(tf.neg(tf.sum(tf.mul(y, tf.logSoftmax(logits(demos))), 1))) as Scalar;
+              demoLoss += ce.dataSync()[0]!;
+              return tf.add(ppo, tf.mul(cfg.demoCoefficient, ce)) as Scalar;
             },
             trainable,
             cfg.maxGradNorm,
@@ -299,7 +311,7 @@ class TextPolicySession implements FamilySession {
         });
       }
     }
-    return { meanEpisodeReward: rewardSum / cfg.episodesPerUpdate, steps: items.length, clipFraction: batches ? clipped / batches : 0 };
+    return { meanEpisodeReward: rewardSum / cfg.episodesPerUpdate, steps: items.length, clipFraction: batches ? clipped / batches : 0, ...(anchored ? { demoLoss: demoLoss / Math.max(1, batches) } : {}) };
   }
 
   candidate() {
