@@ -11,9 +11,7 @@ import { policyCandidate, requireRecords, withWeights, type AnyEnvironment, type
 import type { SoftmaxLinearPolicy } from "../policy";
 import { imitationItems } from "../supervised/examples";
 import { itemHit, itemLoss, type Item } from "../supervised/objective";
-import { intIn } from "@/server/trainers/config-fields";
-
-const int = intIn;
+import { intIn as int } from "@/server/trainers/config-fields";
 
 export const reptileConfigSchema = z
   .object({

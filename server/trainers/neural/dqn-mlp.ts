@@ -15,9 +15,7 @@ import type { Mlp } from "./mlp";
 import { collectShape, mlpParent } from "./ppo-mlp";
 import { collectUsable } from "./collect";
 import { adam, forward, fromVariables, inputBatch, optimizerState, tfCpu, toVariables, type OptimizerState, type Scalar } from "./tf";
-import { intField } from "@/server/trainers/config-fields";
-
-const int = intField;
+import { intField as int } from "@/server/trainers/config-fields";
 
 export const dqnMlpConfigSchema = z
   .object({

@@ -16,10 +16,7 @@ import { initMlp, mlpForward, type Mlp } from "./mlp";
 import { collectUsable } from "./collect";
 import { emptyFigures, ppoMinibatch } from "./ppo-minibatch";
 import { adam, forward, fromVariables, inputBatch, optimizerState, tfCpu, toVariables, type OptimizerState } from "./tf";
-import { intField, numField } from "@/server/trainers/config-fields";
-
-const num = numField;
-const int = intField;
+import { intField as int, numField as num } from "@/server/trainers/config-fields";
 
 export const collectShape = {
   episodesPerUpdate: int("episodesPerUpdate", 1, 100_000, 128),

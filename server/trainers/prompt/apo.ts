@@ -17,9 +17,7 @@ import { textEpisode, type TextEpisode } from "./episode";
 import { endpointFromEnv, openaiResponder, scorerId, type LlmEndpoint } from "./openai";
 import type { Responder, RolloutSummary } from "./responder";
 import { PROMPT_RESOURCE_TYPE, promptResource, promptTemplate, type PromptTemplate } from "./template";
-import { intField } from "@/server/trainers/config-fields";
-
-const int = intField;
+import { intField as int } from "@/server/trainers/config-fields";
 
 export const promptOptimizationConfigSchema = z
   .object({

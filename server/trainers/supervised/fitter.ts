@@ -7,9 +7,7 @@ import { z } from "zod";
 import { Rng, type RngState } from "@/server/environments/prng";
 import { Adam, sgdStep, type AdamState } from "../adam";
 import { itemHit, itemLoss, type Item } from "./objective";
-import { intIn } from "@/server/trainers/config-fields";
-
-const int = intIn;
+import { intIn as int } from "@/server/trainers/config-fields";
 
 export const earlyStoppingSchema = z
   .object({

@@ -23,10 +23,7 @@ import { adam, clippedStep, forward, fromVariables, inputBatch, optimizerState, 
 import { MASK, rowIndex, SPECIAL_ROWS, structuredFeatureIndices, tokenRows } from "./encoder";
 import { encodeBatch, maskedTokenLogits, policyLogits, readBack, textBatch, textVariables, type TextVars } from "./tf-encoder";
 import { tokenize } from "./tokenizer";
-import { intField, numField } from "@/server/trainers/config-fields";
-
-const int = intField;
-const num = numField;
+import { intField as int, numField as num } from "@/server/trainers/config-fields";
 
 export const textPolicyConfigSchema = z
   .object({
