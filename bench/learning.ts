@@ -9,7 +9,8 @@
 // vs shuffled, ≥ 5 seeds.
 // Options: --seeds N (default 3), --only fam1,fam2 (or section keys: mlp-vs-linear, linear-raw, linear-hard,
 // mlp-hard, dqn-hard, refunds, linear-refunds, linear-raw-refunds, linear-raw-refunds-lr, mlp-refunds, apo-endpoint,
-// text, text-order, text-hard, separation, continual-conflict, curriculum-order), --scale F
+// text, text-order, text-hard, separation, continual-conflict, curriculum-order), --text-rows r1,r2 (of the text
+// sections' rows: pretrained, no-pretraining, mlp, cloning-loss; all by default), --scale F
 // (multiplies update counts; 1 by default). CPU seconds per run are steadier than wall seconds under load.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -33,7 +34,7 @@ import { textEpisode } from "@/server/trainers/prompt/episode";
 import { endpointFromEnv, openaiResponder } from "@/server/trainers/prompt/openai";
 import type { Responder } from "@/server/trainers/prompt/responder";
 import { promptTemplate } from "@/server/trainers/prompt/template";
-import { textDeskRows } from "./learning/text-desk";
+import { TEXT_ROWS, textDeskRows } from "./learning/text-desk";
 import { continualConflictRows, curriculumRows } from "./learning/separation";
 
 const arg = (name: string, dflt: string) => {
@@ -210,7 +211,10 @@ if (["linear-refunds", "linear-raw-refunds", "linear-raw-refunds-lr", "mlp-refun
 // ——— reading the ticket: the text policy vs the feature MLP, same phases, ≥ 5 seeds ———
 const textSection = (key: string) => !ONLY.length || ONLY.includes("text") || ONLY.includes(key);
 const textDesks = (["order", "hard"] as const).filter((d) => textSection(`text-${d}`));
-if (textDesks.length) await textDeskRows(Math.max(5, SEEDS), [...textDesks]);
+const textRows = arg("text-rows", "").split(",").filter(Boolean);
+const unknownRows = textRows.filter((r) => !TEXT_ROWS.includes(r));
+if (unknownRows.length) throw new Error(`--text-rows: no row ${unknownRows.join(", ")}; the rows are ${TEXT_ROWS.join(", ")}`);
+if (textDesks.length) await textDeskRows(Math.max(5, SEEDS), [...textDesks], textRows);
 
 // ——— rows that can separate methods: conflicting continual tasks, curriculum vs shuffled ———
 const separationSection = (key: string) => !ONLY.length || ONLY.includes("separation") || ONLY.includes(key);

@@ -24,13 +24,15 @@ const ci = (xs: number[]) => {
   return `${fmt(i.estimate)} [${fmt(i.ci[0])}, ${fmt(i.ci[1])}]`;
 };
 
-type Variant = { label: string; kind: "text-softmax" | "mlp-softmax"; config: Record<string, unknown> };
+type Variant = { key: string; label: string; kind: "text-softmax" | "mlp-softmax"; config: Record<string, unknown> };
 const VARIANTS: Variant[] = [
-  { label: "text policy (pre-trained)", kind: "text-softmax", config: {} },
-  { label: "text policy, no pre-training", kind: "text-softmax", config: { pretrainUpdates: 0 } },
-  { label: "feature MLP (hashed words)", kind: "mlp-softmax", config: {} },
-  { label: "text policy, PPO + cloning loss", kind: "text-softmax", config: { demoCoefficient: 0.5 } },
+  { key: "pretrained", label: "text policy (pre-trained)", kind: "text-softmax", config: {} },
+  { key: "no-pretraining", label: "text policy, no pre-training", kind: "text-softmax", config: { pretrainUpdates: 0 } },
+  { key: "mlp", label: "feature MLP (hashed words)", kind: "mlp-softmax", config: {} },
+  { key: "cloning-loss", label: "text policy, PPO + cloning loss", kind: "text-softmax", config: { demoCoefficient: 0.5 } },
 ];
+/** The row keys `--text-rows` accepts. */
+export const TEXT_ROWS = VARIANTS.map((v) => v.key);
 
 type Seeded = { cloned: Evaluation; final: Evaluation; seconds: number; cpu: number };
 
@@ -64,11 +66,12 @@ function expertScore(dist: TaskDistribution, held: ReturnType<typeof lockHeldOut
   return sum / held.seeds.length;
 }
 
-export async function textDeskRows(seeds: number, desks: ("order" | "hard")[]): Promise<void> {
+/** `rows`: the row keys to run (all when empty); the paired comparison needs both the pre-trained and the MLP row. */
+export async function textDeskRows(seeds: number, desks: ("order" | "hard")[], rows: readonly string[] = []): Promise<void> {
   for (const which of desks) {
     const dist = which === "order" ? ORDER_DESK_DISTRIBUTION : HARD_DESK_DISTRIBUTION;
     const held = lockHeldOutSet(env, dist, 300, "bench-learning-text");
-    const variants = which === "order" ? VARIANTS : [VARIANTS[0]!, VARIANTS[2]!, VARIANTS[3]!];
+    const variants = (which === "order" ? VARIANTS : [VARIANTS[0]!, VARIANTS[2]!, VARIANTS[3]!]).filter((v) => rows.length === 0 || rows.includes(v.key));
     console.log(`\nReading the ticket, ${dist.version} (${seeds} seeds; 400 expert demonstrations per seed; greedy, 300 held-out tasks; scripted expert ${fmt(expertScore(dist, held))})`);
     console.log("reader                          after cloning                 final (after PPO)             protected passed  s/run  cpu s/run");
     const finals: Record<string, number[]> = {};
@@ -83,8 +86,9 @@ export async function textDeskRows(seeds: number, desks: ("order" | "hard")[]): 
           `${mean(runs.map((r) => r.seconds)).toFixed(1).padStart(6)}  ${mean(runs.map((r) => r.cpu)).toFixed(1).padStart(6)}`,
       );
     }
-    const text = finals[VARIANTS[0]!.label]!;
-    const words = finals[VARIANTS[2]!.label]!;
+    const text = finals[VARIANTS[0]!.label];
+    const words = finals[VARIANTS[2]!.label];
+    if (!text || !words) continue;
     const diff = meanInterval(text.map((t, i) => t - words[i]!));
     const a = meanInterval(text).ci;
     const b = meanInterval(words).ci;
