@@ -70,7 +70,10 @@ describeEachDialect("sign-in without account enumeration", (dialect) => {
     expect([lockedFor(person.email), lockedFor(stranger)]).toEqual([2, 2]);
   }, SLOW);
 
-  it("takes the same time: the median of 20 back-to-back pairs is within 1.5× (a skipped password hash would be many times that)", async () => {
+  // Within 2×: an attempt takes ~225 ms here, nearly all of it scrypt, so a skipped hash would answer tens of times
+  // faster and 2× still catches it; alone the median is 1.00–1.02, under CI's load (two cores, Vitest beside a
+  // browser) one run measured 1.55.
+  it("takes the same time: the median of 20 back-to-back pairs is within 2× (a skipped password hash would be tens of times that)", async () => {
     // 4 accounts and 4 unknown emails, 5 attempts each (under the lock). Each pair runs back to back, order
     // alternating, and is compared within itself, so a burst of load on the shared machine hits both sides.
     const people = await Promise.all(Array.from({ length: 4 }, () => makePerson(database, [{ role: "viewer", agent: null }])));
@@ -90,7 +93,7 @@ describeEachDialect("sign-in without account enumeration", (dialect) => {
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
     const ratio = median(ratios);
     console.log(`[${dialect}] sign-in, known / unknown email, median of ${ratios.length} pairs: ${ratio.toFixed(2)}`);
-    expect(ratio).toBeLessThan(1.5);
-    expect(ratio).toBeGreaterThan(1 / 1.5);
+    expect(ratio).toBeLessThan(2);
+    expect(ratio).toBeGreaterThan(1 / 2);
   }, SLOW);
 }, { postgresql: "full-run" });
