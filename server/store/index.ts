@@ -127,7 +127,7 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     // `viewer` (scope.ts): who asks over HTTP — what it may see, serve and write. In-process callers pass none.
     async enqueueRollouts(reqs: EnqueueRolloutRequest[], viewer?: StoreViewer) {
       if (reqs.length === 0) return [];
-      return sql.write(() => enqueueRollouts(reqs, nowSeconds(), viewer));
+      return sql.write((d) => enqueueRollouts(d, reqs, nowSeconds(), viewer));
     },
     async startRollout(req: EnqueueRolloutRequest & { worker_id?: string | null }, viewer?: StoreViewer) {
       return sql.write(() => startRollout(req, nowSeconds(), viewer));

@@ -26,13 +26,10 @@ const INSERT_ATTEMPTS = "INSERT INTO store_attempts (rollout_id, attempt_id, seq
 /** Rows per INSERT: 100 × 23 values stays far below both dialects' parameter limits. */
 const CHUNK = 100;
 
-/** `last`: these inserts end the program (the last one carries the COMMIT on PostgreSQL). */
-export function* insertRollouts(rows: NewRollout[], o?: OpOptions): Program<void> {
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    const chunk = rows.slice(i, i + CHUNK);
-    const params: unknown[] = [];
-    for (const r of chunk) {
-      params.push(
+function rolloutParams(chunk: NewRollout[]): unknown[] {
+  const params: unknown[] = [];
+  for (const r of chunk) {
+    params.push(
         r.rollout_id,
         JSON.stringify(r.input),
         r.start_time,
@@ -57,9 +54,42 @@ export function* insertRollouts(rows: NewRollout[], o?: OpOptions): Program<void
         agentFrom(r.metadata),
         phaseFrom(r.metadata),
       );
-    }
-    yield* run(valuesSql(INSERT_ROLLOUTS, ROLLOUT_WIDTH, chunk.length), params, { last: o?.last && i + CHUNK >= rows.length });
   }
+  return params;
+}
+
+/** `last`: these inserts end the program (the last one carries the COMMIT on PostgreSQL). */
+export function* insertRollouts(rows: NewRollout[], o?: OpOptions): Program<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const chunk = rows.slice(i, i + CHUNK);
+    yield* run(valuesSql(INSERT_ROLLOUTS, ROLLOUT_WIDTH, chunk.length), rolloutParams(chunk), { last: o?.last && i + CHUNK >= rows.length });
+  }
+}
+
+const RESOURCES_COLUMN = 5; // resources_id's place in INSERT_ROLLOUTS
+const takingLatest = new Map<number, string>();
+
+/**
+ * PostgreSQL: inserts the rows, those with no resources_id taking the latest resources' id, and answers that id —
+ * one statement for a batch of up to 100, so no transaction and one round trip (it was BEGIN + the SELECT, then
+ * the INSERT + COMMIT). The statement reads the latest id in the same snapshot it inserts with; later chunks are
+ * given the id the first one answered. Sets resources_id on the rows that had none.
+ */
+export function* insertRolloutsTakingLatest(rows: NewRollout[], o?: OpOptions): Program<string | null> {
+  const first = rows.slice(0, CHUNK);
+  let text = takingLatest.get(first.length);
+  if (text === undefined) {
+    const row = `(${Array.from({ length: ROLLOUT_WIDTH }, (_, i) => (i === RESOURCES_COLUMN ? "COALESCE(?, (SELECT resources_id FROM latest))" : "?")).join(", ")})`;
+    text = `WITH latest AS (SELECT resources_id FROM store_resources WHERE latest_pos > 0 ORDER BY latest_pos DESC LIMIT 1),
+      inserted AS (${INSERT_ROLLOUTS} VALUES ${Array.from({ length: first.length }, () => row).join(", ")})
+      SELECT resources_id FROM latest`;
+    takingLatest.set(first.length, text);
+  }
+  const answer = yield* one<{ resources_id: string }>(text, rolloutParams(first), { last: o?.last && rows.length <= CHUNK });
+  const latest = answer?.resources_id ?? null;
+  for (const r of rows) if (r.resources_id === null) r.resources_id = latest;
+  if (rows.length > CHUNK) yield* insertRollouts(rows.slice(CHUNK), o);
+  return latest;
 }
 
 export type NewAttempt = {

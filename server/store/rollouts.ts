@@ -4,7 +4,7 @@ import { all, one, placeholders, run, runAll, type Program, type SqlDialect, typ
 import { dequeueStatement } from "./dequeue-statement";
 import { StoreForbiddenError, StoreNotFoundError } from "./errors";
 import { newAttemptId, newRolloutId, nextPos } from "./ids";
-import { insertAttempts, insertRollouts, latestAttempts, lockRollout, lockRolloutWithAttempt, markWorkerIdleAfterEmptyDequeue, syncWorker, syncWorkerWrite, type LockedRollout, type NewAttempt, type NewRollout } from "./rollout-rows";
+import { insertAttempts, insertRollouts, insertRolloutsTakingLatest, latestAttempts, lockRollout, lockRolloutWithAttempt, markWorkerIdleAfterEmptyDequeue, syncWorker, syncWorkerWrite, type LockedRollout, type NewAttempt, type NewRollout } from "./rollout-rows";
 import { checkCreates, checkServer, viewerCond, viewerSees, type StoreViewer } from "./scope";
 import { attemptFromRow, attemptRecordFromRow, rolloutFromRow, ROLLOUT_COLUMNS, type AttemptRow, type RolloutRow } from "./rows";
 import { agentFrom, attemptReason, expectedAttemptsFrom, phaseFrom, isQueued, isTerminal, receiptTagFrom, requeueCauseFor, rolloutStatusFromAttempt, type RequeueCause } from "./state-machine";
@@ -45,9 +45,14 @@ function newRollout(req: EnqueueRolloutRequest, now: number, latest: string | nu
 }
 
 /** enqueue_many_rollouts: rollouts in `queuing`, appended to the FIFO tail in request order. */
-export function* enqueueRollouts(reqs: EnqueueRolloutRequest[], now: number, viewer?: StoreViewer): Program<Rollout[]> {
+export function* enqueueRollouts(d: SqlDialect, reqs: EnqueueRolloutRequest[], now: number, viewer?: StoreViewer): Program<Rollout[]> {
   checkCreates(viewer, reqs.map((r) => agentFrom(r.metadata)));
-  const latest = reqs.some((r) => !r.resources_id) ? yield* latestResourcesId() : null;
+  if (d.name === "postgresql" && reqs.some((r) => r.resources_id == null)) {
+    const rows = reqs.map((r) => newRollout(r, now, null, "queuing"));
+    yield* insertRolloutsTakingLatest(rows, { last: true });
+    return rows.map((r) => wireRollout(r));
+  }
+  const latest = reqs.some((r) => r.resources_id == null) ? yield* latestResourcesId() : null;
   const rows = reqs.map((r) => newRollout(r, now, latest, "queuing"));
   yield* insertRollouts(rows, { last: true });
   return rows.map((r) => wireRollout(r));

@@ -127,6 +127,13 @@ describeEachDialect("store core", (dialect) => {
     // Rollouts without resources_id bind to the latest resources at enqueue time.
     const [r] = await f.store.enqueueRollouts([{ input: 1 }]);
     expect(r!.resources_id).toBe("manual-id");
+    expect((await f.store.getRollout(r!.rollout_id))!.resources_id).toBe("manual-id");
+    // Past one statement's 100 rows, mixed with rollouts that name their resources: stored as answered.
+    const batch = await f.store.enqueueRollouts(Array.from({ length: 150 }, (_, i) => ({ input: i, resources_id: i % 7 === 0 ? added.resources_id : null })));
+    const stored = await Promise.all(batch.map((b) => f.store.getRollout(b.rollout_id)));
+    const expected = batch.map((_, i) => (i % 7 === 0 ? added.resources_id : "manual-id"));
+    expect(batch.map((b) => b.resources_id)).toEqual(expected);
+    expect(stored.map((s) => s!.resources_id)).toEqual(expected);
   });
 
   it("watchdog marks a silent attempt unresponsive and requeues it by policy", async () => {
