@@ -10,7 +10,7 @@
 // Options: --seeds N (default 3), --only fam1,fam2 (or section keys: mlp-vs-linear, linear-raw, linear-hard,
 // mlp-hard, dqn-hard, refunds, linear-refunds, linear-raw-refunds, linear-raw-refunds-lr, mlp-refunds, apo-endpoint,
 // text, text-order, text-hard, separation, continual-conflict, curriculum-order), --text-rows r1,r2 (of the text
-// sections' rows: pretrained, no-pretraining, mlp, cloning-loss; all by default), --scale F
+// sections' rows: pretrained, no-pretraining, mlp, plain-ppo; all by default), --scale F
 // (multiplies update counts; 1 by default). CPU seconds per run are steadier than wall seconds under load.
 import http from "node:http";
 import type { AddressInfo } from "node:net";

@@ -107,17 +107,18 @@ describe("the text policy", () => {
     expect(() => actingPolicy(p, "serve").probabilities({ features: new Float64Array(text.featureNames.length), key: "k" }, new Float64Array(text.actions.length))).toThrow(/reads the words of the ticket/);
   });
 
-  it("keeps the cloning loss beside PPO's when asked (demoCoefficient), and only then", async () => {
+  it("keeps the cloning loss beside PPO's by default (demoCoefficient 0.5), and drops it at 0", async () => {
     const demos = collectDemonstrations(text, [{ id: "expert", policyFor: deskTextExpert }], { distribution: ORDER_DESK_DISTRIBUTION, count: 30, seed: "text-demo-anchor" });
     const data = { id: "ds-anchor", digest: digestOf(demos) as Digest, records: demos };
-    const ppoFigures = async (demoCoefficient: number) => {
-      const config = textPolicyFamily.configSchema.parse({ pretrainUpdates: 0, cloneEpochs: 1, ppoUpdates: 1, episodesPerUpdate: 6, ppoEpochs: 1, demoCoefficient });
+    const ppoFigures = async (demoCoefficient?: number) => {
+      const config = textPolicyFamily.configSchema.parse({ pretrainUpdates: 0, cloneEpochs: 1, ppoUpdates: 1, episodesPerUpdate: 6, ppoEpochs: 1, ...(demoCoefficient === undefined ? {} : { demoCoefficient }) });
       const s = textPolicyFamily.start({ environment: text, distribution: ORDER_DESK_DISTRIBUTION, seed: "anchor", data, heldOut: null, config, parent: initialPolicy("mlp-softmax", text) as MlpPolicy });
       let last: Record<string, number> = {};
       while (!s.finished) last = (await s.step()).figures as Record<string, number>;
       return last;
     };
-    const anchored = await ppoFigures(1);
+    expect(textPolicyFamily.configSchema.parse({}).demoCoefficient).toBe(0.5);
+    const anchored = await ppoFigures();
     expect(anchored.demoLoss).toBeGreaterThan(0);
     expect(Number.isFinite(anchored.demoLoss)).toBe(true);
     expect((await ppoFigures(0)).demoLoss).toBeUndefined();
