@@ -1,5 +1,6 @@
-// Developer aid: `npx tsx scripts/screenshot.ts <url> <out.png> [--dark] [--width=1440] [--full] [--as=<role>]`.
-// --as signs in first as that demo person (the server must run with LIGHTGATE_DEMO or LIGHTGATE_DEMO_USERS).
+// Developer aid: `npx tsx scripts/screenshot.ts <url> <out.png> [--dark] [--width=1440] [--full] [--as=<role>]
+// [--select=<css>=<value>]`. --as signs in first as that demo person (the server must run with LIGHTGATE_DEMO or
+// LIGHTGATE_DEMO_USERS); --select picks an option in a <select> after the page loads (e.g. a form's family).
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { DEMO_PASSWORD, demoEmail } from "../lib/auth/demo-accounts";
@@ -18,6 +19,11 @@ if (as) {
 }
 // Live pages poll every second and never go network-idle: SHOT_UNTIL=load for those.
 await page.goto(url, { waitUntil: (process.env.SHOT_UNTIL as "load" | undefined) ?? "networkidle" });
+const select = process.argv.find((a) => a.startsWith("--select="))?.slice(9);
+if (select) {
+  const at = select.lastIndexOf("=");
+  await page.locator(select.slice(0, at)).selectOption(select.slice(at + 1));
+}
 await page.waitForTimeout(Number(process.env.SHOT_WAIT ?? 800));
 await page.screenshot({ path: out, fullPage: process.argv.includes("--full") });
 await browser.close();

@@ -335,7 +335,7 @@ export function textParent(resource: unknown, env: AnyEnvironment): TextPolicy |
 
 export const textPolicyFamily: FamilyDefinition<typeof textPolicyConfigSchema, TextPolicy | MlpPolicy> = {
   name: "text-policy",
-  description: "Reads the ticket: a tiny transformer over cl100k_base tokens, pre-trained by masked-token prediction, then behaviour cloning and PPO (TensorFlow.js).",
+  description: "Reads the ticket: a tiny transformer over cl100k_base tokens, pre-trained by masked-token prediction, then behaviour cloning, then PPO with the cloning loss beside it (demoCoefficient; TensorFlow.js).",
   resourceKind: "policy",
   parentKind: "text-softmax",
   configSchema: textPolicyConfigSchema,
