@@ -30,30 +30,30 @@ function rolloutParams(chunk: NewRollout[]): unknown[] {
   const params: unknown[] = [];
   for (const r of chunk) {
     params.push(
-        r.rollout_id,
-        JSON.stringify(r.input),
-        r.start_time,
-        null,
-        r.mode,
-        r.resources_id,
-        r.status,
-        JSON.stringify(r.config),
-        JSON.stringify(r.metadata),
-        r.config.timeout_seconds,
-        r.config.unresponsive_seconds,
-        r.config.max_attempts,
-        JSON.stringify(r.config.retry_condition),
-        expectedAttemptsFrom(r.metadata),
-        r.queued ? nextPos() : null,
-        null,
-        r.attempt_count,
-        r.latest_attempt_id,
-        0,
-        nextPos(),
-        receiptTagFrom(r.metadata),
-        agentFrom(r.metadata),
-        phaseFrom(r.metadata),
-      );
+      r.rollout_id,
+      JSON.stringify(r.input),
+      r.start_time,
+      null,
+      r.mode,
+      r.resources_id,
+      r.status,
+      JSON.stringify(r.config),
+      JSON.stringify(r.metadata),
+      r.config.timeout_seconds,
+      r.config.unresponsive_seconds,
+      r.config.max_attempts,
+      JSON.stringify(r.config.retry_condition),
+      expectedAttemptsFrom(r.metadata),
+      r.queued ? nextPos() : null,
+      null,
+      r.attempt_count,
+      r.latest_attempt_id,
+      0,
+      nextPos(),
+      receiptTagFrom(r.metadata),
+      agentFrom(r.metadata),
+      phaseFrom(r.metadata),
+    );
   }
   return params;
 }
@@ -66,6 +66,8 @@ export function* insertRollouts(rows: NewRollout[], o?: OpOptions): Program<void
   }
 }
 
+/** The latest resources' id: what a rollout enqueued without one is bound to. */
+export const LATEST_RESOURCES_ID = "SELECT resources_id FROM store_resources WHERE latest_pos > 0 ORDER BY latest_pos DESC LIMIT 1";
 const RESOURCES_COLUMN = 5; // resources_id's place in INSERT_ROLLOUTS
 const takingLatest = new Map<number, string>();
 
@@ -80,7 +82,7 @@ export function* insertRolloutsTakingLatest(rows: NewRollout[], o?: OpOptions): 
   let text = takingLatest.get(first.length);
   if (text === undefined) {
     const row = `(${Array.from({ length: ROLLOUT_WIDTH }, (_, i) => (i === RESOURCES_COLUMN ? "COALESCE(?, (SELECT resources_id FROM latest))" : "?")).join(", ")})`;
-    text = `WITH latest AS (SELECT resources_id FROM store_resources WHERE latest_pos > 0 ORDER BY latest_pos DESC LIMIT 1),
+    text = `WITH latest AS (${LATEST_RESOURCES_ID}),
       inserted AS (${INSERT_ROLLOUTS} VALUES ${Array.from({ length: first.length }, () => row).join(", ")})
       SELECT resources_id FROM latest`;
     takingLatest.set(first.length, text);

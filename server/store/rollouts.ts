@@ -4,7 +4,7 @@ import { all, one, placeholders, run, runAll, type Program, type SqlDialect, typ
 import { dequeueStatement } from "./dequeue-statement";
 import { StoreForbiddenError, StoreNotFoundError } from "./errors";
 import { newAttemptId, newRolloutId, nextPos } from "./ids";
-import { insertAttempts, insertRollouts, insertRolloutsTakingLatest, latestAttempts, lockRollout, lockRolloutWithAttempt, markWorkerIdleAfterEmptyDequeue, syncWorker, syncWorkerWrite, type LockedRollout, type NewAttempt, type NewRollout } from "./rollout-rows";
+import { insertAttempts, insertRollouts, insertRolloutsTakingLatest, LATEST_RESOURCES_ID, latestAttempts, lockRollout, lockRolloutWithAttempt, markWorkerIdleAfterEmptyDequeue, syncWorker, syncWorkerWrite, type LockedRollout, type NewAttempt, type NewRollout } from "./rollout-rows";
 import { checkCreates, checkServer, viewerCond, viewerSees, type StoreViewer } from "./scope";
 import { attemptFromRow, attemptRecordFromRow, rolloutFromRow, ROLLOUT_COLUMNS, type AttemptRow, type RolloutRow } from "./rows";
 import { agentFrom, attemptReason, expectedAttemptsFrom, phaseFrom, isQueued, isTerminal, receiptTagFrom, requeueCauseFor, rolloutStatusFromAttempt, type RequeueCause } from "./state-machine";
@@ -20,7 +20,7 @@ export function normalizeConfig(c: Partial<RolloutConfig> | null | undefined): R
 }
 
 function* latestResourcesId(): Program<string | null> {
-  const row = yield* one<{ resources_id: string }>("SELECT resources_id FROM store_resources WHERE latest_pos > 0 ORDER BY latest_pos DESC LIMIT 1");
+  const row = yield* one<{ resources_id: string }>(LATEST_RESOURCES_ID);
   return row?.resources_id ?? null;
 }
 
