@@ -28,7 +28,8 @@ import { exactResources, getResources, getResourcesWithDigest, latestResources, 
 import { guardedPutResources, type PendingResourcesWrite } from "./lineage";
 import { candidatesForPrune, pruneBatch, reclaimSpace, withinBudget } from "./retention";
 import { dequeueRollouts, enqueueRollouts, finishedRollouts, getRollout, startAttempt, startRollout, updateAttempt, updateRollout, type AttemptPatch, type RolloutPatch } from "./rollouts";
-import { wireAttempt } from "./rows";
+import { attemptRecordFromRow, wireAttempt } from "./rows";
+import { updateAttemptAtOnce, updateAttemptAtOnceApplies } from "./update-attempt-statement";
 import { diffResourcesVersions, getSpan, maskedResourcesVersion, resourcesHistory, resourcesSummaries, spanOutline, workerCounts } from "./dashboard";
 import { addSpans, countSpans, nextSequenceIds, querySpansText, type SpanQuery } from "./spans";
 import { applyVerdict, findUnhealthy, type Verdict } from "./watchdog";
@@ -148,7 +149,11 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     },
     /** update_attempt; `attemptId` may be "latest". Returns the wire attempt. */
     async updateAttempt(rolloutId: string, attemptId: string, patch: AttemptPatch, viewer?: StoreViewer): Promise<Attempt> {
-      const record = await sql.write((d) => updateAttempt(d, rolloutId, attemptId, patch, nowSeconds(), undefined, viewer));
+      const now = nowSeconds();
+      // PostgreSQL: a runner's usual report in one statement; whatever it leaves (not found, gate work, a retry
+      // policy to apply) the careful program decides (update-attempt-statement.ts).
+      const quick = sql.dialect.name === "postgresql" && updateAttemptAtOnceApplies(patch) ? await sql.write(() => updateAttemptAtOnce(rolloutId, attemptId, patch, now)) : null;
+      const record = quick ? attemptRecordFromRow(quick) : await sql.write((d) => updateAttempt(d, rolloutId, attemptId, patch, now, undefined, viewer));
       if (patch.status && !UNENDED.has(patch.status)) rolloutEnded(database, rolloutId);
       return wireAttempt(record!);
     },

@@ -166,18 +166,21 @@ export function* syncWorker(workerId: string, status: AttemptStatus, rolloutId: 
   yield* run(w.sql, w.params);
 }
 
+/** syncWorker's row: its columns, then what an existing worker keeps (a time left NULL keeps the one it had). */
+export const SYNC_WORKER_INSERT =
+  "INSERT INTO store_workers (worker_id, status, current_rollout_id, current_attempt_id, last_busy_time, last_idle_time, last_dequeue_time, created_pos)";
+export const SYNC_WORKER_CONFLICT = `ON CONFLICT (worker_id) DO UPDATE SET status = excluded.status, current_rollout_id = excluded.current_rollout_id,
+       current_attempt_id = excluded.current_attempt_id,
+       last_busy_time = COALESCE(excluded.last_busy_time, store_workers.last_busy_time),
+       last_idle_time = COALESCE(excluded.last_idle_time, store_workers.last_idle_time),
+       last_dequeue_time = COALESCE(excluded.last_dequeue_time, store_workers.last_dequeue_time)`;
+
 /** syncWorker's statement, for a program that sends it together with others (runAll). */
 export function syncWorkerWrite(workerId: string, status: AttemptStatus, rolloutId: string, attemptId: string, now: number, dequeued: boolean): Write {
   const p = workerPatchForAttempt(status, rolloutId, attemptId, now);
   const dequeueTime = dequeued ? now : null;
   return {
-    sql: `INSERT INTO store_workers (worker_id, status, current_rollout_id, current_attempt_id, last_busy_time, last_idle_time, last_dequeue_time, created_pos)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (worker_id) DO UPDATE SET status = excluded.status, current_rollout_id = excluded.current_rollout_id,
-       current_attempt_id = excluded.current_attempt_id,
-       last_busy_time = COALESCE(excluded.last_busy_time, store_workers.last_busy_time),
-       last_idle_time = COALESCE(excluded.last_idle_time, store_workers.last_idle_time),
-       last_dequeue_time = COALESCE(excluded.last_dequeue_time, store_workers.last_dequeue_time)`,
+    sql: `${SYNC_WORKER_INSERT} VALUES (?, ?, ?, ?, ?, ?, ?, ?) ${SYNC_WORKER_CONFLICT}`,
     params: [workerId, p.status, p.current_rollout_id, p.current_attempt_id, p.last_busy_time ?? null, p.last_idle_time ?? null, dequeueTime, nextPos()],
   };
 }

@@ -138,11 +138,12 @@ export type RolloutPatch = {
 };
 
 /** Columns that follow a rollout status change: end time, queue membership and requeue cause. */
-function statusColumns(r: LockedRollout, status: RolloutStatus, cause: RequeueCause, now: number): Record<string, unknown> {
+/** The rollout columns a new status sets; `queuePos` is the rollout's place in the queue now (null: not queued). */
+export function statusColumns(queuePos: number | null, status: RolloutStatus, cause: RequeueCause, now: number): Record<string, unknown> {
   const cols: Record<string, unknown> = { status };
   if (isTerminal(status)) cols.end_time = now;
   if (isQueued(status)) {
-    if (r.queue_pos === null) {
+    if (queuePos === null) {
       cols.queue_pos = nextPos();
       cols.requeue_cause = cause;
     }
@@ -196,13 +197,26 @@ export function* updateRollout(d: SqlDialect, rolloutId: string, patch: RolloutP
     const c = normalizeConfig(patch.config);
     Object.assign(cols, { config: JSON.stringify(c), timeout_seconds: c.timeout_seconds, unresponsive_seconds: c.unresponsive_seconds, max_attempts: c.max_attempts, retry_condition: JSON.stringify(c.retry_condition) });
   }
-  if (patch.status) Object.assign(cols, statusColumns(r, patch.status, "manual", now));
+  if (patch.status) Object.assign(cols, statusColumns(r.queue_pos, patch.status, "manual", now));
   yield* updateRolloutColumns(rolloutId, cols);
   const row = (yield* one<RolloutRow>(`SELECT ${ROLLOUT_COLUMNS} FROM store_rollouts WHERE rollout_id = ?`, [rolloutId]))!;
   return rolloutFromRow(row);
 }
 
 export type AttemptPatch = { status?: AttemptStatus; worker_id?: string; last_heartbeat_time?: number; metadata?: JsonObject };
+
+/** The attempt columns a patch sets (metadata as stored text; a final status stamps the end time). */
+export function attemptColumns(patch: AttemptPatch, now: number): Partial<AttemptRow> {
+  const cols: Partial<AttemptRow> = {};
+  if (patch.worker_id !== undefined) cols.worker_id = patch.worker_id;
+  if (patch.status !== undefined) {
+    cols.status = patch.status;
+    if (patch.status === "failed" || patch.status === "succeeded") cols.end_time = now;
+  }
+  if (patch.last_heartbeat_time !== undefined) cols.last_heartbeat_time = patch.last_heartbeat_time;
+  if (patch.metadata !== undefined) cols.metadata = JSON.stringify(patch.metadata);
+  return cols;
+}
 
 /**
  * update_attempt: changes one attempt (or "latest"); when it is the latest attempt and its status
@@ -227,27 +241,16 @@ export function* updateAttempt(
   checkServer(viewer, rolloutId, r, row.served_by);
   if (guard && !guard(r, row)) return null;
 
-  const cols: Record<string, unknown> = {};
-  let syncRequired = false;
-  if (patch.worker_id !== undefined) {
-    cols.worker_id = row.worker_id = patch.worker_id;
-    syncRequired ||= Boolean(patch.worker_id);
-  }
-  if (patch.status !== undefined) {
-    cols.status = row.status = patch.status;
-    if (patch.status === "failed" || patch.status === "succeeded") cols.end_time = row.end_time = now;
-    syncRequired ||= Boolean(row.worker_id);
-  }
-  if (patch.last_heartbeat_time !== undefined) cols.last_heartbeat_time = row.last_heartbeat_time = patch.last_heartbeat_time;
-  if (patch.metadata !== undefined) {
-    cols.metadata = row.metadata = JSON.stringify(patch.metadata);
-  }
+  const cols = attemptColumns(patch, now);
+  Object.assign(row, cols);
+  // The worker follows the attempt when one is named now, or when the status changed under a known worker.
+  const syncRequired = Boolean(patch.worker_id) || (patch.status !== undefined && Boolean(row.worker_id));
   // The attempt, its rollout and its worker are different rows: one statement on PostgreSQL, COMMIT behind it.
   const writes: (Write | null)[] = [columnsWrite("store_attempts", cols, "rollout_id = ? AND attempt_id = ?", [rolloutId, resolved])];
   if (patch.status !== undefined && resolved === r.latest_attempt_id) {
     const policy = { max_attempts: Number(r.max_attempts), retry_condition: JSON.parse(r.retry_condition) as AttemptStatus[] };
     const next = rolloutStatusFromAttempt(patch.status, Number(row.sequence_id), policy);
-    if (next !== r.status) writes.push(columnsWrite("store_rollouts", statusColumns(r, next, requeueCauseFor(patch.status), now), "rollout_id = ?", [rolloutId]));
+    if (next !== r.status) writes.push(columnsWrite("store_rollouts", statusColumns(r.queue_pos, next, requeueCauseFor(patch.status), now), "rollout_id = ?", [rolloutId]));
   }
   if (syncRequired && row.worker_id) writes.push(syncWorkerWrite(row.worker_id, row.status as AttemptStatus, rolloutId, resolved, now, false));
   yield* runAll(d, writes.filter((w): w is Write => w !== null), { last: true });

@@ -27,6 +27,9 @@ export type StoreViewer = {
 /** The gate phases as SQL literals: fixed strings, so they need no parameters. */
 const GATE_LIST = GATE_PHASES.map((p) => `'${p}'`).join(", ");
 
+/** SQL true for a training rollout (no gate phase) of store_rollouts' columns prefixed with `alias`. */
+export const trainingWorkSql = (alias = "") => `(${alias}phase IS NULL OR ${alias}phase NOT IN (${GATE_LIST}))`;
+
 /**
  * The rows of store_rollouts (columns prefixed with `alias`) this viewer may see; null = every row, so
  * an unbound runner's statements stay exactly as they were.
@@ -35,7 +38,7 @@ export function viewerCond(v: StoreViewer | undefined, alias = ""): Cond | null 
   if (!v) return null;
   const phase = `${alias}phase`;
   const agent = `${alias}agent`;
-  const training = `(${phase} IS NULL OR ${phase} NOT IN (${GATE_LIST}))`;
+  const training = trainingWorkSql(alias);
   const parts: string[] = [];
   const params: unknown[] = [];
   if (!v.gate) parts.push(training);

@@ -48,8 +48,10 @@ export async function createTestDatabase(dialect: Dialect, label = "t"): Promise
  * for the suites POSTGRES_EVERY_RUN names (or marked "always"), in the full run for the others. A skipped
  * PostgreSQL suite is reported by name with its reason.
  */
-export function describeEachDialect(name: string, fn: (dialect: Dialect) => void, opts: { postgresql?: "always" | "full-run" } = {}) {
-  describe(`${name} [sqlite]`, () => fn("sqlite"));
+/** `sqlite: "never"`: what is tested exists on PostgreSQL only (a statement SQLite has no use for). */
+export function describeEachDialect(name: string, fn: (dialect: Dialect) => void, opts: { postgresql?: "always" | "full-run"; sqlite?: "never" } = {}) {
+  if (opts.sqlite === "never") describe.skip(`${name} [sqlite] — PostgreSQL only`, () => fn("sqlite"));
+  else describe(`${name} [sqlite]`, () => fn("sqlite"));
   const pg = inject("postgres");
   const file = expect.getState().testPath ?? "";
   const postgresql = opts.postgresql ?? (POSTGRES_EVERY_RUN.some((p) => file.includes(p)) ? "always" : "full-run");
