@@ -14,6 +14,7 @@ import { ScopeNeeded } from "@/components/auth/not-allowed";
 import { Card } from "@/components/ui/card";
 import { Alert, Button, Field, Select, TextInput } from "@/components/ui/form";
 import { useDebounced } from "@/components/ui/use-debounced";
+import { fieldHint } from "@/lib/training/config-hints";
 
 type FieldValue = string | boolean;
 type Kind = "number" | "boolean" | "text" | "nullable" | "json";
@@ -151,17 +152,25 @@ export function StartRunForm() {
                 const id = `opt-${key}`;
                 if (kind === "boolean")
                   return (
-                    <label key={key} className="flex items-center gap-2 self-end pb-2 text-sm text-ink-2">
+                    <label key={key} className="flex items-center gap-2 self-end pb-2 text-sm text-ink-2" title={fieldHint(info?.fields[key])}>
                       <input id={id} type="checkbox" checked={v as boolean} onChange={(e) => setValue(key, e.target.checked)} className="accent-[var(--lg-accent)]" /> {key}
                       {error && <span className="text-xs text-fail">{error}</span>}
                     </label>
                   );
+                const spec = info?.fields[key];
+                const hint = [info?.required.includes(key) ? "Required" : null, fieldHint(spec), kind === "nullable" ? "empty = none" : null].filter(Boolean).join(". ") || undefined;
                 return (
-                  <Field key={key} label={key} htmlFor={id} error={error} hint={kind === "nullable" ? "empty = none" : info?.required.includes(key) ? "required" : undefined}>
-                    {kind === "json" ? (
-                      <textarea id={id} rows={2} spellCheck={false} value={v as string} onChange={(e) => setValue(key, e.target.value)} className="w-full rounded-md border border-line bg-panel px-2 py-1.5 font-mono text-xs text-ink" />
+                  <Field key={key} label={key} htmlFor={id} error={error} hint={hint}>
+                    {spec?.choices && kind === "text" ? (
+                      <Select id={id} aria-describedby={`${id}-note`} value={v as string} onChange={(e) => setValue(key, e.target.value)}>
+                        {spec.choices.map((c) => (
+                          <option key={c}>{c}</option>
+                        ))}
+                      </Select>
+                    ) : kind === "json" ? (
+                      <textarea id={id} aria-describedby={`${id}-note`} rows={2} spellCheck={false} value={v as string} onChange={(e) => setValue(key, e.target.value)} className="w-full rounded-md border border-line bg-panel px-2 py-1.5 font-mono text-xs text-ink" />
                     ) : (
-                      <TextInput id={id} type={kind === "number" ? "number" : "text"} step="any" value={v as string} onChange={(e) => setValue(key, e.target.value)} />
+                      <TextInput id={id} aria-describedby={`${id}-note`} type={kind === "number" ? "number" : "text"} step="any" value={v as string} onChange={(e) => setValue(key, e.target.value)} />
                     )}
                   </Field>
                 );

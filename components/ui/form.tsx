@@ -6,7 +6,7 @@ export function Field({ label, htmlFor, hint, error, children }: { label: ReactN
     <div className="space-y-1">
       <label htmlFor={htmlFor} className="block text-xs font-medium text-ink-2">{label}</label>
       {children}
-      {error ? <p className="text-xs text-fail" role="alert">{error}</p> : hint ? <p className="text-xs text-ink-3">{hint}</p> : null}
+      {error ? <p id={`${htmlFor}-note`} className="text-xs text-fail" role="alert">{error}</p> : hint ? <p id={`${htmlFor}-note`} className="text-xs text-ink-3">{hint}</p> : null}
     </div>
   );
 }

@@ -5,7 +5,9 @@
 import type { z } from "zod";
 import type { JsonObject } from "@/server/gate/digest";
 import type { Digest } from "@/server/digest";
+import type { FieldSpec } from "@/lib/training/config-hints";
 import { openSealed, sealJson } from "./algorithm";
+import { configFieldSpecs } from "./config-form";
 import { curriculumFamily } from "./advanced/curriculum";
 import { CLUSTERS_RESOURCE_TYPE, clustersResource, patternDiscoveryFamily, type TaskClusters } from "./advanced/pattern-discovery";
 import { reptileFamily } from "./advanced/reptile";
@@ -69,7 +71,8 @@ export function parseFamilyConfig(name: FamilyName, input: unknown): unknown {
   return familyOf(name).configSchema.parse(input ?? {});
 }
 
-export type FamilyInfo = { name: FamilyName; description: string; resourceKind: ResourceKind; parentKind: string; reads: string[]; defaults: unknown; required: string[] };
+/** `fields`: each option's type, bounds, choices and description, for the form's hints (config-form.ts). */
+export type FamilyInfo = { name: FamilyName; description: string; resourceKind: ResourceKind; parentKind: string; reads: string[]; defaults: unknown; required: string[]; fields: Record<string, FieldSpec> };
 
 /** Every family, for the training page: name, description, what it makes and reads, default config. */
 export function listFamilies(): FamilyInfo[] {
@@ -78,7 +81,7 @@ export function listFamilies(): FamilyInfo[] {
     // A family with a required field (fine-tune's domain) has no complete default: name what must be given.
     const parsed = f.configSchema.safeParse({});
     const required = parsed.success ? [] : parsed.error.issues.map((i) => i.path.join("."));
-    return { name, description: f.description, resourceKind: f.resourceKind, parentKind: f.parentKind, reads: [...f.reads], defaults: parsed.success ? parsed.data : null, required };
+    return { name, description: f.description, resourceKind: f.resourceKind, parentKind: f.parentKind, reads: [...f.reads], defaults: parsed.success ? parsed.data : null, required, fields: configFieldSpecs(f.configSchema) };
   });
 }
 

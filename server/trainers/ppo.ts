@@ -24,23 +24,24 @@ import { epsilonAt, epsilonScheduleSchema } from "./schedule";
 
 export const ppoConfigSchema = z
   .object({
-    learningRate: z.number().gt(0, "learningRate must be > 0").max(10, "learningRate must be ≤ 10").default(0.05),
-    optimizer: z.enum(["adam", "sgd"], { error: 'optimizer must be "adam" or "sgd"' }).default("adam"),
+    learningRate: z.number().gt(0, "learningRate must be > 0").max(10, "learningRate must be ≤ 10").default(0.05).describe("Step size of the policy's updates"),
+    optimizer: z.enum(["adam", "sgd"], { error: 'optimizer must be "adam" or "sgd"' }).default("adam").describe("How each step moves the weights"),
     /** ε of the clipped surrogate: the probability ratio is kept within [1 − clip, 1 + clip]. */
-    clipRange: z.number().gt(0, "clipRange must be > 0").max(1, "clipRange must be ≤ 1").default(0.2),
-    epochs: z.number().int("epochs must be an integer").min(1, "epochs must be ≥ 1").max(100, "epochs must be ≤ 100").default(4),
-    minibatchSize: z.number().int("minibatchSize must be an integer").min(1, "minibatchSize must be ≥ 1").max(65536).default(256),
+    clipRange: z.number().gt(0, "clipRange must be > 0").max(1, "clipRange must be ≤ 1").default(0.2).describe("PPO's ε: the probability ratio is kept within [1 − ε, 1 + ε]"),
+    epochs: z.number().int("epochs must be an integer").min(1, "epochs must be ≥ 1").max(100, "epochs must be ≤ 100").default(4).describe("Passes over each update's episodes"),
+    minibatchSize: z.number().int("minibatchSize must be an integer").min(1, "minibatchSize must be ≥ 1").max(65536).default(256).describe("Steps per gradient step"),
     advantage: z
       .discriminatedUnion("kind", [
         z.object({ kind: z.literal("gae"), lambda: z.number().min(0, "lambda must be ≥ 0").max(1, "lambda must be ≤ 1").default(0.95) }).strict(),
         z.object({ kind: z.literal("returns") }).strict(),
       ])
-      .default({ kind: "gae", lambda: 0.95 }),
+      .default({ kind: "gae", lambda: 0.95 })
+      .describe('{"kind":"gae","lambda":λ} (generalised advantage estimation) or {"kind":"returns"}'),
     /** Subtract a learned linear V(s) from the returns (with GAE, V also bootstraps). */
-    valueBaseline: z.boolean().default(true),
-    valueLearningRate: z.number().gt(0, "valueLearningRate must be > 0").max(10).default(0.05),
-    normalizeAdvantages: z.boolean().default(true),
-    entropyCoefficient: z.number().min(0, "entropyCoefficient must be ≥ 0").max(1, "entropyCoefficient must be ≤ 1").default(0.05),
+    valueBaseline: z.boolean().default(true).describe("Subtract a learned value V(s) from the returns"),
+    valueLearningRate: z.number().gt(0, "valueLearningRate must be > 0").max(10).default(0.05).describe("Step size of the value baseline"),
+    normalizeAdvantages: z.boolean().default(true).describe("Scale each update's advantages to mean 0, deviation 1"),
+    entropyCoefficient: z.number().min(0, "entropyCoefficient must be ≥ 0").max(1, "entropyCoefficient must be ≤ 1").default(0.05).describe("Weight of the entropy bonus that keeps the policy exploring"),
     exploration: epsilonScheduleSchema.default({ epsilonStart: 0.2, epsilonEnd: 0.02, epsilonDecay: 0.9 }),
     reward: rewardModelConfigSchema.prefault({}),
   })

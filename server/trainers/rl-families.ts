@@ -10,10 +10,10 @@ import { qLearningConfigSchema } from "./q-learning";
 import { createTrainer, policyKindFor, restoreTrainer } from "./trainers";
 
 const collectShape = {
-  episodesPerUpdate: z.number().int("episodesPerUpdate must be an integer").min(1, "episodesPerUpdate must be ≥ 1").max(100_000, "episodesPerUpdate must be ≤ 100000").default(128),
+  episodesPerUpdate: z.number().int("episodesPerUpdate must be an integer").min(1, "episodesPerUpdate must be ≥ 1").max(100_000, "episodesPerUpdate must be ≤ 100000").default(128).describe("Episodes collected for each update"),
   /** Tool flakiness while collecting (retries and lost spans happen for real). */
-  toolFailureRate: z.number().min(0, "toolFailureRate must be ≥ 0").max(1, "toolFailureRate must be ≤ 1").default(0.05),
-  maxAttempts: z.number().int("maxAttempts must be an integer").min(1, "maxAttempts must be ≥ 1").max(10, "maxAttempts must be ≤ 10").default(3),
+  toolFailureRate: z.number().min(0, "toolFailureRate must be ≥ 0").max(1, "toolFailureRate must be ≤ 1").default(0.05).describe("Chance that a tool call fails while collecting (retries and lost spans happen for real)"),
+  maxAttempts: z.number().int("maxAttempts must be an integer").min(1, "maxAttempts must be ≥ 1").max(10, "maxAttempts must be ≤ 10").default(3).describe("Attempts a collected rollout may take before it counts as failed"),
 };
 export const ppoFamilyConfigSchema = ppoConfigSchema.safeExtend(collectShape);
 export const qLearningFamilyConfigSchema = qLearningConfigSchema.safeExtend(collectShape);

@@ -27,26 +27,26 @@ import { intField as int, numField as num } from "@/server/trainers/config-field
 
 export const textPolicyConfigSchema = z
   .object({
-    pretrainUpdates: int("pretrainUpdates", 0, 1_000, 4),
-    pretrainStepsPerUpdate: int("pretrainStepsPerUpdate", 1, 10_000, 50),
-    maskShare: num("maskShare", 0.01, 0.9, 0.15),
-    cloneEpochs: int("cloneEpochs", 0, 1_000, 12),
-    ppoUpdates: int("ppoUpdates", 0, 1_000, 4),
-    episodesPerUpdate: int("episodesPerUpdate", 1, 100_000, 128),
-    batchSize: int("batchSize", 8, 4_096, 32),
-    learningRate: z.number().gt(0, "learningRate must be > 0").max(1, "learningRate must be ≤ 1").default(0.003),
-    ppoLearningRate: z.number().gt(0, "ppoLearningRate must be > 0").max(1, "ppoLearningRate must be ≤ 1").default(0.0005),
-    ppoEpochs: int("ppoEpochs", 1, 50, 4),
-    clipRange: num("clipRange", 0.01, 1, 0.2),
-    entropyCoefficient: num("entropyCoefficient", 0, 1, 0.01),
+    pretrainUpdates: int("pretrainUpdates", 0, 1_000, 4).describe("Updates of masked-token pre-training on the tickets' text before cloning (0: none)"),
+    pretrainStepsPerUpdate: int("pretrainStepsPerUpdate", 1, 10_000, 50).describe("Minibatches in each pre-training update"),
+    maskShare: num("maskShare", 0.01, 0.9, 0.15).describe("Share of a ticket's tokens hidden for the encoder to predict"),
+    cloneEpochs: int("cloneEpochs", 0, 1_000, 12).describe("Updates of behaviour cloning, each one pass over the demonstrations (0: none)"),
+    ppoUpdates: int("ppoUpdates", 0, 1_000, 4).describe("PPO updates after cloning, on episodes the desk plays"),
+    episodesPerUpdate: int("episodesPerUpdate", 1, 100_000, 128).describe("Episodes played for each PPO update"),
+    batchSize: int("batchSize", 8, 4_096, 32).describe("Examples per minibatch in every phase"),
+    learningRate: z.number().gt(0, "learningRate must be > 0").max(1, "learningRate must be ≤ 1").default(0.003).describe("Adam's step size in pre-training and cloning"),
+    ppoLearningRate: z.number().gt(0, "ppoLearningRate must be > 0").max(1, "ppoLearningRate must be ≤ 1").default(0.0005).describe("Adam's step size during PPO"),
+    ppoEpochs: int("ppoEpochs", 1, 50, 4).describe("Passes over each PPO update's episodes"),
+    clipRange: num("clipRange", 0.01, 1, 0.2).describe("PPO's ε: the probability ratio is kept within [1 − ε, 1 + ε]"),
+    entropyCoefficient: num("entropyCoefficient", 0, 1, 0.01).describe("Weight of the entropy bonus that keeps PPO exploring"),
     // During PPO, the cloning loss on a minibatch of demonstration steps as well, times this (0: plain PPO): the
     // environment's noisy advantages then cannot walk the policy away from what the expert showed (DAPG's idea).
     // 0.5 by default: plain PPO cost a cloned text policy 0.033 on v4-text and this costs it 0.002 (5 seeds each,
     // docs/benchmarks.md "A policy that reads the ticket").
-    demoCoefficient: num("demoCoefficient", 0, 10, 0.5),
-    discount: num("discount", 0, 1, 0.99),
-    maxGradNorm: num("maxGradNorm", 0, 100, 0.5),
-    toolFailureRate: num("toolFailureRate", 0, 1, 0.05),
+    demoCoefficient: num("demoCoefficient", 0, 10, 0.5).describe("Weight of the cloning loss kept beside PPO's (0: plain PPO)"),
+    discount: num("discount", 0, 1, 0.99).describe("γ of the returns over an episode's steps"),
+    maxGradNorm: num("maxGradNorm", 0, 100, 0.5).describe("Gradients are scaled down to this global norm (0: never)"),
+    toolFailureRate: num("toolFailureRate", 0, 1, 0.05).describe("Chance that a tool call fails in the desk the policy practises on"),
   })
   .strict();
 export type TextPolicyConfig = z.output<typeof textPolicyConfigSchema>;
