@@ -149,11 +149,10 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     },
     /** update_attempt; `attemptId` may be "latest". Returns the wire attempt. */
     async updateAttempt(rolloutId: string, attemptId: string, patch: AttemptPatch, viewer?: StoreViewer): Promise<Attempt> {
-      const now = nowSeconds();
       // PostgreSQL: a runner's usual report in one statement; whatever it leaves (not found, gate work, a retry
-      // policy to apply) the careful program decides (update-attempt-statement.ts).
-      const quick = sql.dialect.name === "postgresql" && updateAttemptAtOnceApplies(patch) ? await sql.write(() => updateAttemptAtOnce(rolloutId, attemptId, patch, now)) : null;
-      const record = quick ? attemptRecordFromRow(quick) : await sql.write((d) => updateAttempt(d, rolloutId, attemptId, patch, now, undefined, viewer));
+      // policy to apply) the careful program decides (update-attempt-statement.ts). Each stamps the time it runs.
+      const quick = sql.dialect.name === "postgresql" && updateAttemptAtOnceApplies(patch) ? await sql.write(() => updateAttemptAtOnce(rolloutId, attemptId, patch, nowSeconds())) : null;
+      const record = quick ? attemptRecordFromRow(quick) : await sql.write((d) => updateAttempt(d, rolloutId, attemptId, patch, nowSeconds(), undefined, viewer));
       if (patch.status && !UNENDED.has(patch.status)) rolloutEnded(database, rolloutId);
       return wireAttempt(record!);
     },

@@ -32,9 +32,12 @@ function cases(): Case[] {
   const out: Case[] = [];
   for (const patch of PATCHES)
     for (const target of ["latest", "latest-by-id", "older", "unknown"] as const)
-      for (const phase of [null, "training", "canary"])
-        for (const worker of [true, false])
-          for (const policy of POLICIES) for (const viewer of phase === "canary" ? [undefined, RUNNER, OTHER] : [undefined]) out.push({ patch, target, phase, worker, policy, viewer });
+      for (const policy of POLICIES) {
+        // A worker or none on plain training work; the other phases and the viewers with a worker.
+        for (const worker of [true, false]) out.push({ patch, target, phase: null, worker, policy, viewer: undefined });
+        out.push({ patch, target, phase: "training", worker: true, policy, viewer: undefined });
+        for (const viewer of [undefined, RUNNER, OTHER]) out.push({ patch, target, phase: "canary", worker: true, policy, viewer });
+      }
   return out;
 }
 
