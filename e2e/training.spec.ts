@@ -44,8 +44,8 @@ test("a trainer starts a named, tagged PPO run from the form, watches the monito
   await page.getByLabel("Tags (comma-separated)").fill("E2E, start");
   // The options form is generated from PPO's schema: each option says what it does and what it accepts, choices
   // are a list; a bad value is named at its field and blocks the start.
-  await expect(page.locator("#opt-clipRange-note")).toHaveText(/PPO's ε.*number, > 0 and ≤ 1/);
-  await expect(page.locator("#opt-epochs-note")).toContainText("integer, 1 – 100");
+  await expect(page.locator("#opt-clipRange-note")).toHaveText(/PPO's ε.*Number, > 0 and ≤ 1/);
+  await expect(page.locator("#opt-epochs-note")).toContainText("Integer, 1 – 100");
   await expect(page.locator("#opt-optimizer option")).toHaveText(["adam", "sgd"]);
   await page.locator("#opt-clipRange").fill("-1");
   await expect(page.getByText(/clipRange must be/)).toBeVisible();

@@ -1,5 +1,5 @@
 // The hint under a run option in the start form: what it does (when the family says), then what it accepts —
-// "integer, 0 – 1,000", "> 0 and ≤ 10", "adam or sgd". Shared by the server (which derives the specs from the
+// "integer, 0 – 1,000", "> 0 and ≤ 10", "one of adam, sgd". Shared by the server (which derives the specs from the
 // family's schema, server/trainers/config-form.ts) and the form.
 
 export type FieldSpec = {
@@ -16,7 +16,7 @@ const n = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits: 6 })
 
 /** What values the option accepts, or "" when its schema says nothing a reader needs (a switch, free text). */
 export function acceptedValues(spec: FieldSpec): string {
-  if (spec.choices?.length) return spec.choices.length === 1 ? spec.choices[0]! : `${spec.choices.slice(0, -1).join(", ")} or ${spec.choices.at(-1)}`;
+  if (spec.choices?.length) return `one of ${spec.choices.join(", ")}`;
   if (spec.type !== "integer" && spec.type !== "number") return spec.type === "object" || spec.type === "other" ? "settings as JSON" : "";
   const kind = spec.type === "integer" ? "integer" : "number";
   const lo = spec.exclusiveMinimum !== undefined ? { op: ">", v: spec.exclusiveMinimum } : spec.minimum !== undefined ? { op: "≥", v: spec.minimum } : null;
@@ -30,6 +30,7 @@ export function acceptedValues(spec: FieldSpec): string {
 export function fieldHint(spec: FieldSpec | undefined): string | undefined {
   if (!spec) return undefined;
   const accepted = acceptedValues(spec);
-  const text = [spec.description?.replace(/\.$/, ""), accepted].filter(Boolean).join(". ");
+  const sentence = accepted && accepted[0]!.toUpperCase() + accepted.slice(1);
+  const text = [spec.description?.replace(/\.$/, ""), sentence].filter(Boolean).join(". ");
   return text || undefined;
 }

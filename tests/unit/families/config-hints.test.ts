@@ -12,10 +12,11 @@ describe("run option hints", () => {
     expect(acceptedValues({ type: "integer", minimum: 0, maximum: 1000 })).toBe("integer, 0 – 1,000");
     expect(acceptedValues({ type: "number", exclusiveMinimum: 0, maximum: 10 })).toBe("number, > 0 and ≤ 10");
     expect(acceptedValues({ type: "number", minimum: 0 })).toBe("number, ≥ 0");
-    expect(acceptedValues({ type: "string", choices: ["adam", "sgd"] })).toBe("adam or sgd");
-    expect(acceptedValues({ type: "string", choices: ["auto", "builtin", "openai"] })).toBe("auto, builtin or openai");
+    expect(acceptedValues({ type: "string", choices: ["adam", "sgd"] })).toBe("one of adam, sgd");
+    expect(acceptedValues({ type: "string", choices: ["auto", "builtin", "openai"] })).toBe("one of auto, builtin, openai");
     expect(acceptedValues({ type: "boolean" })).toBe("");
-    expect(fieldHint({ type: "integer", minimum: 1, maximum: 50, description: "Passes over each update's episodes." })).toBe("Passes over each update's episodes. integer, 1 – 50");
+    expect(fieldHint({ type: "integer", minimum: 1, maximum: 50, description: "Passes over each update's episodes." })).toBe("Passes over each update's episodes. Integer, 1 – 50");
+    expect(fieldHint({ type: "string", choices: ["adam", "sgd"] })).toBe("One of adam, sgd");
     expect(fieldHint({ type: "boolean" })).toBeUndefined();
   });
 
