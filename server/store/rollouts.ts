@@ -137,8 +137,10 @@ export type RolloutPatch = {
   metadata?: JsonObject | null;
 };
 
-/** Columns that follow a rollout status change: end time, queue membership and requeue cause. */
-/** The rollout columns a new status sets; `queuePos` is the rollout's place in the queue now (null: not queued). */
+/**
+ * Columns that follow a rollout status change: end time, queue membership and requeue cause. `queuePos` is the
+ * rollout's place in the queue now (null: not queued).
+ */
 export function statusColumns(queuePos: number | null, status: RolloutStatus, cause: RequeueCause, now: number): Record<string, unknown> {
   const cols: Record<string, unknown> = { status };
   if (isTerminal(status)) cols.end_time = now;
