@@ -25,11 +25,18 @@ const RETURNED = ATTEMPT_COLUMNS.split(", ").map((c) => `a.${c}`).join(", ");
  * or null when those decide it (a failure may be retried). Asked of the state machine itself, over policies
  * that allow no retry, a retry of this status, a retry of every status, and attempts before and at the limit.
  */
-export function policyFreeRolloutStatus(status: AttemptStatus): RolloutStatus | null {
+function probePolicies(status: AttemptStatus): RolloutStatus | null {
   const outcomes = new Set<RolloutStatus>();
   for (const retry_condition of [[], [status], [...ATTEMPT_STATUSES]])
     for (const max_attempts of [1, 2, 5]) for (const seq of [1, 2, 5]) outcomes.add(rolloutStatusFromAttempt(status, seq, { max_attempts, retry_condition }));
   return outcomes.size === 1 ? [...outcomes][0]! : null;
+}
+/** Probed once per status at load, not on every update (it is on the runners' hot path). */
+const POLICY_FREE = new Map(ATTEMPT_STATUSES.map((s) => [s, probePolicies(s)] as const));
+
+/** probePolicies' answer for this status (see there). */
+export function policyFreeRolloutStatus(status: AttemptStatus): RolloutStatus | null {
+  return POLICY_FREE.get(status) ?? null;
 }
 
 /** Whether the one statement can apply this patch (else the careful program must). */
