@@ -46,7 +46,7 @@ const REFERENCE = arg("reference", "");
 const SUSTAIN = Number(arg("sustain", "0"));
 /** --retention SECONDS: the servers delete finished rollouts older than this (LIGHTGATE_RETENTION_SECONDS). */
 const RETENTION = Number(arg("retention", "0"));
-const CLIENT = `this project's Node client (node:http, ${os.cpus().length} cores)`;
+const CLIENT = `this project's Node client (undici, ${os.cpus().length} cores)`;
 const KIND_LABEL = { lightgate: "production server", next: "plain next start", bare: "store server (store:serve)" }[SERVER];
 
 if (!["lightgate", "next", "bare"].includes(SERVER)) throw new Error(`--server: lightgate, next or bare, not ${SERVER}`);

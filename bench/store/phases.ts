@@ -50,16 +50,19 @@ export async function runPhases(targets: Target[], o: PhaseOptions): Promise<Ben
   const [first] = targets as [Target];
   for (const t of targets) for (let i = 0; i < 50; i++) await t.request("GET", "/v1/agl/health", null); // warm up the route
   const batch = Array.from({ length: 100 }, (_, i) => ({ input: { task: i, prompt: "solve " + i }, mode: "train", resources_id: null, config: { max_attempts: 1 }, metadata: null }));
-  await first.api("/queues/rollouts/enqueue", { rollouts: batch });
+  const batchJson = JSON.stringify({ rollouts: batch }); // the same payload every time: serialized once
+  await first.post("/queues/rollouts/enqueue", batchJson);
 
-  if (o.phases.has("enqueue")) out.enqueue = await measure(targets, o, 4, async (t) => (await t.api<unknown[]>("/queues/rollouts/enqueue", { rollouts: batch })).length);
-  else if (o.phases.has("cycles")) for (let i = 0; i < 100; i++) await first.api("/queues/rollouts/enqueue", { rollouts: batch }); // work for the cycles
+  if (o.phases.has("enqueue")) out.enqueue = await measure(targets, o, 4, async (t) => (await t.post<unknown[]>("/queues/rollouts/enqueue", batchJson)).length);
+  else if (o.phases.has("cycles")) for (let i = 0; i < 100; i++) await first.post("/queues/rollouts/enqueue", batchJson); // work for the cycles
 
   if (o.phases.has("cycles")) {
+    const dequeues = Array.from({ length: 8 }, (_, w) => JSON.stringify({ limit: 1, worker_id: `Worker-${w}` }));
+    const succeeded = JSON.stringify({ status: "succeeded" });
     out.cycles = await measure(targets, o, 8, async (t, w) => {
-      const claimed = await t.api<Claim[]>("/queues/rollouts/dequeue", { limit: 1, worker_id: `Worker-${w}` });
+      const claimed = await t.post<Claim[]>("/queues/rollouts/dequeue", dequeues[w]!);
       if (!claimed.length) return 0;
-      await t.api(`/rollouts/${claimed[0]!.rollout_id}/attempts/${claimed[0]!.attempt.attempt_id}`, { status: "succeeded" });
+      await t.post(`/rollouts/${claimed[0]!.rollout_id}/attempts/${claimed[0]!.attempt.attempt_id}`, succeeded);
       return 1;
     });
   }

@@ -49,7 +49,7 @@ export function printTables(series: Series[], seconds: number) {
   }
   // CPU time per operation depends far less on how busy the machine is than throughput does (at load 15+
   // it still moves by a third between runs): the figure to compare changes by on a shared machine.
-  console.log("\nCPU time per operation (median (range) of the server process(es); + the database backends' median), µs");
+  console.log("\nCPU time per operation (median (range) of the server process(es); + the database backends' median; · the load client's median), µs");
   console.log("| server · database | per rollout enqueued | per cycle | per REST span | per OTLP span |");
   console.log("| --- | --- | --- | --- | --- |");
   for (const s of series) {
@@ -61,9 +61,34 @@ export function printTables(series: Series[], seconds: number) {
       });
       if (per.length === 0) return "—";
       const dbs = per.flatMap((x) => (x.db === null ? [] : [x.db]));
+      // The load client's share, from the same runs: on a machine it shares, it is taken from the servers.
+      const client = median(s.runs.flatMap((r) => (r[p] && r[p].rate > 0 ? [(r[p].cpu.client / 100 / r[p].rate) * 1e6] : [])));
       // With the range: on a shared machine one run's figure can be off by a third.
-      return `${cell(per.map((x) => x.server), int)}${dbs.length === per.length ? ` + ${Math.round(median(dbs))}` : ""}`;
+      return `${cell(per.map((x) => x.server), int)}${dbs.length === per.length ? ` + ${Math.round(median(dbs))}` : ""} · client ${Math.round(client)}`;
     });
     console.log(`| ${s.label} | ${cols.join(" | ")} |`);
+  }
+  printRatios(series);
+}
+
+/**
+ * Each series against the first (the reference, when it was measured), round by round: the k-th runs of two
+ * series ran minutes apart, so their ratio drifts less with the machine than the ratio of their medians.
+ */
+function printRatios(series: Series[]) {
+  const [base, ...rest] = series;
+  if (!base || rest.length === 0) return;
+  const paired = rest.filter((s) => s.runs.length === base.runs.length);
+  if (paired.length === 0) return;
+  const x = (n: number) => `${n.toFixed(2)}×`;
+  console.log(`\nAgainst ${base.label}, round by round (median (range) of the rounds' ratios; query: its time over ours)`);
+  console.log("| server · database | enqueue | cycles | REST spans | OTLP | query p50 | query p99 |");
+  console.log("| --- | --- | --- | --- | --- | --- | --- |");
+  for (const s of paired) {
+    const rates = (["enqueue", "cycles", "rest", "otlp"] as const).map((p) =>
+      cell(s.runs.flatMap((r, i) => (r[p] && base.runs[i]![p]?.rate ? [r[p].rate / base.runs[i]![p]!.rate] : [])), x),
+    );
+    const query = (["p50", "p99"] as const).map((k) => cell(s.runs.flatMap((r, i) => (r.query && base.runs[i]!.query ? [base.runs[i]!.query![k] / r.query[k]] : [])), x));
+    console.log(`| ${s.label} | ${[...rates, ...query].join(" | ")} |`);
   }
 }
