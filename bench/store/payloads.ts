@@ -26,14 +26,21 @@ export type OtlpSpanStamp = { n: number; startNs: bigint };
 
 const kv = (key: string, v: string | number) => ({ key, value: typeof v === "string" ? { string_value: v } : { int_value: v } });
 
-/** An export encoded by protobufjs, the way any OTLP client would send these spans. */
-export function encodeOtlp(rid: string, aid: string, stamps: OtlpSpanStamp[]): Buffer {
-  const spans = stamps.map(({ n, startNs }) => ({
-    trace_id: Buffer.from(hex(n, 32), "hex"), span_id: Buffer.from(hex(n, 16), "hex"), name: "openai.chat.completion", kind: 3,
-    start_time_unix_nano: startNs.toString(), end_time_unix_nano: (startNs + 100_000_000n).toString(),
-    attributes: Object.entries(attrs(n)).map(([k, v]) => kv(k, v)), status: { code: 1 },
+type RawSpan = { traceId: Buffer; spanId: Buffer; startNs: bigint; index: number };
+
+/** protobufjs's encoding of one attempt's spans (the rollout and attempt named by resource attributes). */
+function encode(rid: string, aid: string, raw: RawSpan[]): Buffer {
+  const spans = raw.map((s) => ({
+    trace_id: s.traceId, span_id: s.spanId, name: "openai.chat.completion", kind: 3,
+    start_time_unix_nano: s.startNs.toString(), end_time_unix_nano: (s.startNs + 100_000_000n).toString(),
+    attributes: Object.entries(attrs(s.index)).map(([k, v]) => kv(k, v)), status: { code: 1 },
   }));
   return Buffer.from(encodeTraceRequest({ resource_spans: [{ resource: { attributes: [kv("agentlightning.rollout_id", rid), kv("agentlightning.attempt_id", aid)] }, scope_spans: [{ spans }] }] }));
+}
+
+/** An export encoded by protobufjs, the way any OTLP client would send these spans. */
+export function encodeOtlp(rid: string, aid: string, stamps: OtlpSpanStamp[]): Buffer {
+  return encode(rid, aid, stamps.map(({ n, startNs }) => ({ traceId: Buffer.from(hex(n, 32), "hex"), spanId: Buffer.from(hex(n, 16), "hex"), startNs, index: n })));
 }
 
 const varint = (n: number) => {
@@ -77,15 +84,10 @@ export class OtlpTemplate {
 /** Encodes with random markers and finds each span's fields by them (a marker is 6–16 random bytes). */
 function template(rid: string, aid: string, count: number): Template {
   const markers = Array.from({ length: count }, () => ({
-    trace: randomBytes(16), span: randomBytes(8), start: randomBytes(8).readBigUInt64LE() >> 1n, end: 0n,
-    n: FIRST_SPAN + randomBytes(5).readUIntLE(0, 5), // under 2^35 + 2^40: six varint bytes
+    traceId: randomBytes(16), spanId: randomBytes(8), startNs: randomBytes(8).readBigUInt64LE() >> 1n,
+    index: FIRST_SPAN + randomBytes(5).readUIntLE(0, 5), // under 2^35 + 2^40: six varint bytes
   }));
-  const spans = markers.map((m) => ({
-    trace_id: m.trace, span_id: m.span, name: "openai.chat.completion", kind: 3,
-    start_time_unix_nano: m.start.toString(), end_time_unix_nano: (m.start + 100_000_000n).toString(),
-    attributes: Object.entries(attrs(m.n)).map(([k, v]) => kv(k, v)), status: { code: 1 },
-  }));
-  const bytes = Buffer.from(encodeTraceRequest({ resource_spans: [{ resource: { attributes: [kv("agentlightning.rollout_id", rid), kv("agentlightning.attempt_id", aid)] }, scope_spans: [{ spans }] }] }));
+  const bytes = encode(rid, aid, markers);
   const find = (needle: Buffer, from: number) => {
     const at = bytes.indexOf(needle, from);
     if (at < 0) throw new Error("an OTLP template marker was not found in its encoding");
@@ -100,7 +102,7 @@ function template(rid: string, aid: string, count: number): Template {
   return {
     bytes,
     spans: markers.map((m) => {
-      const at = { trace: find(m.trace, from), span: find(m.span, from), start: find(le(m.start), from), end: find(le(m.start + 100_000_000n), from), index: find(varint(m.n), from) };
+      const at = { trace: find(m.traceId, from), span: find(m.spanId, from), start: find(le(m.startNs), from), end: find(le(m.startNs + 100_000_000n), from), index: find(varint(m.index), from) };
       from = Math.max(...Object.values(at));
       return at;
     }),
