@@ -9,7 +9,7 @@ export function decodePathSegments(pathname: string): string[] | null {
   const out: string[] = [];
   for (const segment of raw) {
     try {
-      out.push(decodeURIComponent(segment));
+      out.push(segment.includes("%") ? decodeURIComponent(segment) : segment);
     } catch {
       return null;
     }

@@ -117,15 +117,18 @@ export const BODY_LIMITS: readonly Entry[] = [
 /** Pages and everything else Next.js serves: no page reads a body (the app has no server actions). */
 export const DEFAULT_BODY_LIMIT: BodyLimit = { family: "pages", bytes: 64 * KiB, inFlight: 4 * MiB, perCaller: 256 * KiB, reservedForPeople: 0, format: "message", label: "pages" };
 
-const strip = ({ paths: _p, why: _w, ...limit }: Entry): BodyLimit => limit;
+const strip = ({ paths: _p, why: _w, ...limit }: Entry): BodyLimit => Object.freeze(limit);
+
+// Built once: every request of a family shares its (frozen) limit, and GET/HEAD's no-body variant of it.
+const LIMITS = BODY_LIMITS.map((entry) => ({ paths: entry.paths, limit: strip(entry) }));
+const NO_BODY = new Map<BodyLimit, BodyLimit>([...LIMITS.map(({ limit }) => limit), DEFAULT_BODY_LIMIT].map((l) => [l, Object.freeze({ ...l, bytes: 0 })]));
 
 export function bodyLimitOf(family: BodyLimit["family"]): BodyLimit {
-  const entry = BODY_LIMITS.find((e) => e.family === family);
-  return entry ? strip(entry) : DEFAULT_BODY_LIMIT;
+  return LIMITS.find((e) => e.limit.family === family)?.limit ?? DEFAULT_BODY_LIMIT;
 }
 
 function lookup(pathname: string): BodyLimit {
-  for (const entry of BODY_LIMITS) for (const p of entry.paths) if (pathname === p || pathname.startsWith(`${p}/`)) return strip(entry);
+  for (const { paths, limit } of LIMITS) for (const p of paths) if (pathname.startsWith(p) && (pathname.length === p.length || pathname[p.length] === "/")) return limit;
   return DEFAULT_BODY_LIMIT;
 }
 
@@ -135,13 +138,15 @@ function lookup(pathname: string): BodyLimit {
  */
 export function bodyLimitFor(pathname: string, method: string): BodyLimit {
   let limit = lookup(pathname);
-  try {
-    const decoded = lookup(decodeURIComponent(pathname));
-    if (decoded.bytes < limit.bytes) limit = decoded;
-  } catch {
-    // not valid percent-encoding: the route will say so; the path as sent decides the limit
+  if (pathname.includes("%")) {
+    try {
+      const decoded = lookup(decodeURIComponent(pathname));
+      if (decoded.bytes < limit.bytes) limit = decoded;
+    } catch {
+      // not valid percent-encoding: the route will say so; the path as sent decides the limit
+    }
   }
-  return method === "GET" || method === "HEAD" ? { ...limit, bytes: 0 } : limit;
+  return method === "GET" || method === "HEAD" ? NO_BODY.get(limit)! : limit;
 }
 
 const size = (n: number) => (n >= MiB && n % MiB === 0 ? `${n / MiB} MiB` : n >= KiB && n % KiB === 0 ? `${n / KiB} KiB` : `${n} bytes`);
@@ -200,16 +205,17 @@ export function bodyTicket(limit: BodyLimit, caller: Caller | (() => Caller) = A
   let who: Caller | null = typeof caller === "function" ? null : caller;
   let shortfall: Shortfall | null = null;
   const budget = budgetOf(limit.family);
-  const key = () => `${who!.kind}:${who!.id}`;
+  let key = "";
   return {
     get shortfall() {
       return shortfall;
     },
     take(bytes) {
       if (bytes === 0) return true;
-      who ??= (caller as () => Caller)();
+      if (who === null) who = (caller as () => Caller)();
+      if (key === "") key = `${who.kind}:${who.id}`;
       const person = who.kind === "person";
-      const mine = budget.byCaller.get(key()) ?? 0;
+      const mine = budget.byCaller.get(key) ?? 0;
       // Everyone else may use the family's budget less the people's reserve; people may use all of it.
       const room = person ? limit.inFlight - budget.total : limit.inFlight - limit.reservedForPeople - (budget.total - budget.people);
       if (mine + bytes > Math.max(limit.perCaller, limit.bytes)) shortfall = "caller";
@@ -217,7 +223,7 @@ export function bodyTicket(limit: BodyLimit, caller: Caller | (() => Caller) = A
       else {
         budget.total += bytes;
         if (person) budget.people += bytes;
-        budget.byCaller.set(key(), mine + bytes);
+        budget.byCaller.set(key, mine + bytes);
         held += bytes;
         return true;
       }
@@ -227,9 +233,9 @@ export function bodyTicket(limit: BodyLimit, caller: Caller | (() => Caller) = A
       if (held === 0) return;
       budget.total -= held;
       if (who!.kind === "person") budget.people -= held;
-      const left = (budget.byCaller.get(key()) ?? 0) - held;
-      if (left > 0) budget.byCaller.set(key(), left);
-      else budget.byCaller.delete(key());
+      const left = (budget.byCaller.get(key) ?? 0) - held;
+      if (left > 0) budget.byCaller.set(key, left);
+      else budget.byCaller.delete(key);
       held = 0;
     },
   };

@@ -38,6 +38,14 @@ export function readNodeBody(req: http.IncomingMessage, limit: BodyLimit, ticket
     const method = req.method ?? "POST";
     const declared = declaredTooLarge(nodeHeaderReader(req.headers), method, limit);
     if (declared) return reject(declared);
+    if (req.complete && req.readableFlowing === null) {
+      // The whole body arrived with the head (a store call's few KB usually does): taken from the stream's
+      // buffer at once — no flowing mode, no listeners, no read-rate timer for bytes that are all here.
+      const whole = (req.read() as Buffer | null) ?? Buffer.alloc(0);
+      if (whole.length > limit.bytes) return reject(new BodyTooLargeError(limit, method));
+      if (!ticket.take(whole.length)) return reject(new ServerBusyError(limit, ticket.shortfall));
+      return resolve(whole);
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     const stop = (error: Error) => {
@@ -74,7 +82,7 @@ export function readNodeBody(req: http.IncomingMessage, limit: BodyLimit, ticket
 
 /** `Connection: close` when the client has sent a body that was not (all) read: the rest is never read. */
 export function closeIfUnread(req: http.IncomingMessage, headers: Record<string, string>): Record<string, string> {
-  return declaresBody(nodeHeaderReader(req.headers)) && !req.complete ? { ...headers, connection: "close" } : headers;
+  return !req.complete && declaresBody(nodeHeaderReader(req.headers)) ? { ...headers, connection: "close" } : headers;
 }
 
 const LINGER_MS = 1_000;
@@ -112,12 +120,12 @@ export function sendRefusal(req: http.IncomingMessage, res: http.ServerResponse,
   res.end(bytes);
 }
 
-/** The 413 for a declared length over the request's limit, or null (judged from the headers alone). */
-export function declaredRefusal(req: http.IncomingMessage, url: URL): Refusal | null {
-  const method = req.method ?? "GET";
-  const limit = bodyLimitFor(url.pathname, method);
-  const headers = nodeHeaderReader(req.headers);
-  const error = declaredTooLarge(headers, method, limit);
+/**
+ * The 413 for a declared length over the request's limit, or null (judged from the headers alone). A caller
+ * that already has the limit and a header reader passes them.
+ */
+export function declaredRefusal(req: http.IncomingMessage, url: URL, limit = bodyLimitFor(url.pathname, req.method ?? "GET"), headers = nodeHeaderReader(req.headers)): Refusal | null {
+  const error = declaredTooLarge(headers, req.method ?? "GET", limit);
   return error ? bodyRefusal(limit, { url, headers }, error) : null;
 }
 

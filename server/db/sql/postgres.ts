@@ -56,12 +56,14 @@ export class PostgresRunner implements SqlRunner {
 
   #exec(client: pg.PoolClient, op: SqlOp): Promise<unknown> {
     const text = toPgPlaceholders(op.sql);
-    const config = { name: statementName(text), text, values: op.params.map((p) => (p === undefined ? null : p)) };
+    const values = op.params.map((p) => (p === undefined ? null : p));
     // The callback form, not the promise node-postgres makes itself: with that one a server answering 1,000-span
     // pages kept ~10 MB of row texts alive through each young-generation GC (promoted, then a mark-compact every
     // ~0.5 s: the page's p99 at 40 ms); with a callback the texts die young (docs/benchmarks.md).
     return new Promise((resolve, reject) => {
-      client.query(config, (err: Error | null, res: pg.QueryResult) => {
+      // A Query made from the text, named after: given a config object, node-postgres copies it through
+      // property descriptors on every call (a slow path of V8's runtime, a few µs a statement).
+      const query = new pg.Query(text, values, (err: Error | undefined, res: pg.ResultBuilder) => {
         if (err) return reject(err);
         if (op.kind === "column") {
           const name = res.fields[0]!.name;
@@ -69,6 +71,8 @@ export class PostgresRunner implements SqlRunner {
         }
         resolve(op.kind === "all" ? res.rows : (res.rowCount ?? 0));
       });
+      (query as unknown as { name?: string }).name = statementName(text);
+      client.query(query);
     });
   }
 

@@ -24,6 +24,8 @@ export type StoreRequest = {
   body(): Promise<Uint8Array | null>;
   /** Counts more bytes this request holds (an inflated body) against its family's in-flight budget; false when spent. */
   hold(bytes: number): boolean;
+  /** Told the id of the API key the route's check accepted, so the body budget charges it without judging the key again. */
+  identified?(keyId: string): void;
 };
 
 // The response shape lives with the helpers that build it (io.ts), so io.ts needs nothing from here.

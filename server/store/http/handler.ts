@@ -9,7 +9,7 @@ import { StoreForbiddenError, StoreInputError, StoreNotFoundError } from "../err
 import type { LightningStore } from "../index";
 import type { Actor } from "@/server/auth/actor";
 import { recordEdgeRefusal } from "@/server/http/edge-refusals";
-import { authorize, viewerOf, type Access } from "./auth";
+import { ANONYMOUS_STORE_ACTOR, authorize, viewerOf, type Access } from "./auth";
 import { toWebHandler, type StoreHandler, type StoreRequest, type StoreResponse } from "./exchange";
 import { detail, HttpError, json, readJson } from "./io";
 import { otlpRefusal } from "@/server/http/otlp-reply";
@@ -74,11 +74,17 @@ async function otlpSignal(request: StoreRequest, opts: StoreHttpOptions, path: s
   if (request.method !== "POST") return otlpRefusal(request, 405, "Method Not Allowed: OTLP traces are POSTed");
   try {
     seen.actor = await authorize(request, signal.access, opts.db, opts.allowAnonymous);
+    identified(request, seen.actor);
   } catch (e) {
     if (e instanceof HttpError) return otlpRefusal(request, e.status, e.message);
     throw e;
   }
   return handleOtlpTraces(request, opts.store, seen.actor ? viewerOf(seen.actor) : undefined);
+}
+
+/** Tells the edge which key the check accepted (its body budget is then charged to that key). */
+function identified(request: StoreRequest, actor: Actor | null): void {
+  if (actor && actor !== ANONYMOUS_STORE_ACTOR) request.identified?.(actor.id);
 }
 
 /** The store API over StoreRequest/StoreResponse (the node:http fast path serves this directly). */
@@ -102,7 +108,7 @@ const STATUS_REASONS: Record<number, string> = { 400: "bad_request", 401: "unaut
 async function serve(request: StoreRequest, opts: StoreHttpOptions, seen: Seen): Promise<StoreResponse> {
   try {
     const url = request.url;
-    const path = url.pathname.replace(/\/+$/, "");
+    const path = url.pathname.endsWith("/") ? url.pathname.replace(/\/+$/, "") : url.pathname;
     const signal = OTLP_SIGNALS.get(path);
     if (signal) {
       seen.route = `otlp ${path}`;
@@ -120,6 +126,7 @@ async function serve(request: StoreRequest, opts: StoreHttpOptions, seen: Seen):
     }
     seen.route = `store ${found.route.method} ${found.route.path}`;
     seen.actor = await authorize(request, found.route.access, opts.db, opts.allowAnonymous);
+    identified(request, seen.actor);
     const actor = seen.actor;
     return await found.route.handle({ store: opts.store, params: found.params, url, viewer: actor ? viewerOf(actor) : undefined, actor, body: async () => readJson(await request.body()) });
   } catch (e) {

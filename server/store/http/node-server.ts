@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { knownCaller, type IdentifyCaller } from "@/server/auth/body-caller";
 import { nodeClientAddress, trustedProxyHops } from "@/server/auth/client-address";
-import { bodyLimitFor, bodyTicket, type Caller } from "@/server/http/body-limits";
+import { bodyLimitFor, bodyTicket, type BodyTicket, type Caller } from "@/server/http/body-limits";
 import { applyServerTimeouts, checkContinue, closeIfUnread, declaredRefusal, lingerOnClose, nodeHeaderReader, readNodeBody, requestUrl, sendRefusal } from "@/server/http/node-body";
 import type { StoreHandler, StoreResponse } from "./exchange";
 import { borrowBuffer, returnBuffer } from "@/server/http/response-buffers";
@@ -17,8 +17,14 @@ async function send(req: http.IncomingMessage, res: http.ServerResponse, respons
   const body = response.body;
   const headers = closeIfUnread(req, response.headers);
   if (headers.connection === "close") lingerOnClose(req);
-  if (body === null || typeof body === "string" || body instanceof Uint8Array) {
-    const bytes = body === null ? EMPTY : typeof body === "string" ? Buffer.from(body) : body;
+  if (typeof body === "string") {
+    // Text goes out as text: node joins it to the head and writes both at once (no Buffer made for it).
+    res.writeHead(response.status, { ...headers, "content-length": String(Buffer.byteLength(body)) });
+    res.end(body);
+    return;
+  }
+  if (body === null || body instanceof Uint8Array) {
+    const bytes = body ?? EMPTY;
     res.writeHead(response.status, { ...headers, "content-length": String(bytes.byteLength) });
     res.end(bytes);
     return;
@@ -65,22 +71,30 @@ export function nodeListener(handle: StoreHandler, fallbackHost = "127.0.0.1", i
       void send(req, res, json({ detail: (e as Error).message }, 500));
     };
     const url = requestUrl(req, fallbackHost);
-    const refusal = declaredRefusal(req, url);
-    if (refusal) return sendRefusal(req, res, refusal);
     const method = req.method ?? "GET";
     const limit = bodyLimitFor(url.pathname, method);
     const headers = nodeHeaderReader(req.headers);
-    // Identified when the body is first asked for: after the route's key check, so a key is in its cache.
+    const refusal = declaredRefusal(req, url, limit, headers);
+    if (refusal) return sendRefusal(req, res, refusal);
+    // Who sends the body: the key the route's check accepted (`identified`), else judged when the body is first
+    // asked for — after that check, so a key is in its cache.
     let caller: Caller | undefined;
-    const ticket = bodyTicket(limit, () => (caller ??= knownCaller(headers, nodeClientAddress(req, hops))));
-    res.once("close", () => ticket.release());
+    let ticket: BodyTicket | undefined;
+    // Made on first use: a GET never takes from the budget, so it never needs one.
+    const ticketOf = () => {
+      if (ticket) return ticket;
+      const made = (ticket = bodyTicket(limit, () => (caller ??= knownCaller(headers, nodeClientAddress(req, hops)))));
+      res.once("close", () => made.release());
+      return made;
+    };
     let read: Promise<Buffer | null> | undefined;
     const readBody = async () => {
-      if (identify) caller = await identify(headers, nodeClientAddress(req, hops));
-      return readNodeBody(req, limit, ticket);
+      if (identify && !caller) caller = await identify(headers, nodeClientAddress(req, hops));
+      return readNodeBody(req, limit, ticketOf());
     };
     const body = () => (read ??= method === "GET" || method === "HEAD" ? Promise.resolve(null) : readBody());
-    handle({ method, url, headers, body, hold: (n) => ticket.take(n) })
+    const identified = (keyId: string) => void (caller ??= { kind: "key", id: keyId });
+    handle({ method, url, headers, body, hold: (n) => ticketOf().take(n), identified })
       .then((response) => send(req, res, response))
       .catch(fail);
   };
