@@ -92,6 +92,20 @@ describeEachDialect("store core", (dialect) => {
     expect(await f.store.addSpans([span(2, "s2 again")])).toEqual([]);
   });
 
+  it("numbers spans sent without sequence ids after the stored ones, also when the batch repeats a stored span", async () => {
+    const s = await f.store.startRollout({ input: "numbering" });
+    // OTLP spans without the sequence attribute: the store allocates (sequence_id -1).
+    const span = (n: number) => ({ ...makeSpan(s.rollout_id, s.attempt.attempt_id, n, `n${n}`), sequence_id: -1 });
+    expect((await f.store.addSpans([span(1), span(2)])).map((x) => x.sequence_id)).toEqual([1, 2]);
+    // On PostgreSQL the first try (a plain insert) fails on n2 and the careful run takes over: the batch is
+    // numbered once, in order, n2's number left unused — as the careful run alone numbers it.
+    const added = await f.store.addSpans([span(3), span(2), span(4)]);
+    expect(added.map((x) => [x.name, x.sequence_id])).toEqual([["n3", 3], ["n4", 5]]);
+    expect(await f.store.nextSpanSequenceIds([s.rollout_id])).toEqual([6]);
+    const stored = await f.store.querySpans({ rollout_id: s.rollout_id, limit: -1 });
+    expect(stored.items.map((x) => [x.name, x.sequence_id])).toEqual([["n1", 1], ["n2", 2], ["n3", 3], ["n4", 5]]);
+  });
+
   it("adds nothing when one span of a batch names an unknown attempt", async () => {
     const s = await f.store.startRollout({ input: "half" });
     const good = makeSpan(s.rollout_id, s.attempt.attempt_id, 1, "good");
