@@ -9,7 +9,7 @@
 // above the trigger. 1.5 did at ~140 MB live, but not for the store server alone (~47 MB live): under OTLP
 // ingest it began marking at once after each mark-compact (`--trace-incremental-marking`: start at 45 MB of
 // an 82 MB limit), a mark-compact every ~300 ms. At 2.0 (2026-12-07, six alternating rounds on both servers)
-// OTLP ingest rose 4–15 % in every round, the server's CPU per span fell 5–16 %, cycles were unchanged.
+// OTLP ingest rose 4–18 % in every round, the server's CPU per span fell 5–18 %, cycles were unchanged.
 // Smaller semi-spaces (8 MB) also ended the restarts, but cost OTLP ingest ~15 % in extra scavenges.
 import v8 from "node:v8";
 
