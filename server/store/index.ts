@@ -31,6 +31,7 @@ import { dequeueRollouts, enqueueRollouts, finishedRollouts, getRollout, startAt
 import { attemptRecordFromRow, wireAttempt } from "./rows";
 import { updateAttemptAtOnce, updateAttemptAtOnceApplies } from "./update-attempt-statement";
 import { diffResourcesVersions, getSpan, maskedResourcesVersion, resourcesHistory, resourcesSummaries, spanOutline, workerCounts } from "./dashboard";
+import { addSpansAtOnce } from "./add-spans-statement";
 import { addSpans, countSpans, isDuplicate, nextSequenceIds, querySpansText, type SpanQuery } from "./spans";
 import { applyVerdict, findUnhealthy, type Verdict } from "./watchdog";
 import { heartbeatWorker } from "./workers";
@@ -196,6 +197,9 @@ export function createStore(database: Database, options: StoreOptions = {}) {
       };
       if (sql.dialect.name !== "postgresql") return sql.write(program(false));
       try {
+        // The usual write in one statement (add-spans-statement.ts); null: it did not apply and wrote nothing.
+        const done = await sql.write((d) => addSpansAtOnce(d, spans, nowSeconds(), viewer));
+        if (done) return done;
         return await sql.write(program(true));
       } catch (e) {
         if (!isDuplicate(e)) throw e;

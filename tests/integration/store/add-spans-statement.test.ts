@@ -1,0 +1,174 @@
+// The one-statement span write on PostgreSQL (server/store/add-spans-statement.ts), driven directly against a real
+// database: what it writes when it applies — numbers, bodies byte for byte, the counter, the heartbeat — and
+// that in every case it leaves to the general program it writes nothing at all. The store's own suites (core,
+// conformance, gate partition) run the same spans through LightningStore.addSpans, which falls back to the
+// general program whenever this returns null.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { all, run } from "@/server/db/sql/program";
+import { sqlRunnerFor } from "@/server/db/sql/runner";
+import type { SqlRunner } from "@/server/db/sql/program";
+import type { Span } from "@/server/store";
+import type { StoreViewer } from "@/server/store/scope";
+import { addSpansAtOnce } from "@/server/store/add-spans-statement";
+import { addSpans } from "@/server/store/spans";
+import { describeEachDialect } from "../../helpers/db";
+import { createTestStore, makeSpan, type StoreFixture } from "../../helpers/store";
+
+type Row = { span_seq: number; heartbeat: number | null; spans: number };
+
+describeEachDialect(
+  "spans written in one statement",
+  (dialect) => {
+    let f: StoreFixture;
+    let sql: SqlRunner;
+    beforeAll(async () => {
+      f = await createTestStore(dialect, "at-once");
+      sql = sqlRunnerFor(f.database);
+    });
+    afterAll(() => f?.drop());
+
+    /** A rollout whose attempt is running (its first span moved it there), with `seq` spans stored. */
+    async function running(label: string) {
+      const s = await f.store.startRollout({ input: label });
+      await f.store.addSpans([makeSpan(s.rollout_id, s.attempt.attempt_id, 1, "first")]);
+      return { rid: s.rollout_id, aid: s.attempt.attempt_id };
+    }
+    const state = (rid: string, aid: string) =>
+      sql.read(function* () {
+        const [r] = yield* all<Row>(
+          `SELECT r.span_seq, a.last_heartbeat_time AS heartbeat, (SELECT COUNT(*) FROM store_spans s WHERE s.rollout_id = r.rollout_id) AS spans
+           FROM store_rollouts r JOIN store_attempts a ON a.rollout_id = r.rollout_id AND a.attempt_id = ? WHERE r.rollout_id = ?`,
+          [aid, rid],
+        );
+        return r!;
+      });
+    const exec = (spans: Span[], now: number, viewer?: StoreViewer) => sql.write((d) => addSpansAtOnce(d, spans, now, viewer));
+    // Spans as mapped from OTLP: no number yet, rollout_id, attempt_id and sequence_id first.
+    const unnumbered = (rid: string, aid: string, names: string[]) => names.map((n, i) => ({ ...makeSpan(rid, aid, 100 + i, n, { attributes: { "a\"b": "é\u2028", n: i } }), sequence_id: -1 }));
+
+    it("numbers unnumbered spans after the counter and stores each body as the span with its number", async () => {
+      const { rid, aid } = await running("numbered");
+      const now = (await state(rid, aid)).heartbeat! + 0.25; // heartbeat fresh: left alone
+      const added = await exec(unnumbered(rid, aid, ["x", "y", "z"]), now);
+      expect(added?.map((s) => [s.name, s.sequence_id])).toEqual([["x", 2], ["y", 3], ["z", 4]]);
+      const page = await f.store.querySpansText({ rollout_id: rid, limit: -1 });
+      expect(page.items.slice(1)).toEqual(added!.map((s) => JSON.stringify(s)));
+      expect(JSON.parse(page.items[2]!)).toMatchObject({ sequence_id: 3, attributes: { "a\"b": "é\u2028", n: 1 } });
+      const after = await state(rid, aid);
+      expect(after).toMatchObject({ span_seq: 4, spans: 4 });
+      expect(after.heartbeat).toBeLessThan(now);
+    });
+
+    it("raises the counter to the highest explicit number and writes a heartbeat that is due", async () => {
+      const { rid, aid } = await running("explicit");
+      const before = await state(rid, aid);
+      const now = before.heartbeat! + 5;
+      const added = await exec([makeSpan(rid, aid, 9, "nine"), makeSpan(rid, aid, 7, "seven")], now);
+      expect(added?.map((s) => s.sequence_id)).toEqual([9, 7]);
+      expect(await state(rid, aid)).toEqual({ span_seq: 9, heartbeat: now, spans: 3 });
+      await exec([makeSpan(rid, aid, 3, "three")], now + 0.5); // a lower number leaves the counter where it is
+      expect((await state(rid, aid)).span_seq).toBe(9);
+    });
+
+    it("writes nothing and answers null whenever the general program must decide", async () => {
+      const { rid, aid } = await running("refused");
+      const fresh = await f.store.startRollout({ input: "preparing" }); // attempt still preparing: its first span moves it
+      const other = await running("other");
+      const silent = await running("unresponsive"); // the watchdog's mark on a running rollout: a span revives the attempt
+      await sql.write(() => run("UPDATE store_attempts SET status = 'unresponsive' WHERE rollout_id = ?", [silent.rid]));
+      const cases: [string, () => Promise<Span[] | null>, string, string][] = [
+        ["a preparing attempt", () => exec([makeSpan(fresh.rollout_id, fresh.attempt.attempt_id, 1, "p")], 1e10), fresh.rollout_id, fresh.attempt.attempt_id],
+        ["an unresponsive attempt", () => exec([makeSpan(silent.rid, silent.aid, 2, "back")], 1e10), silent.rid, silent.aid],
+        ["an unknown attempt", () => exec([makeSpan(rid, "at-missing", 5, "u")], 1e10), rid, aid],
+        ["an unknown rollout", () => exec([makeSpan("ro-missing", aid, 5, "u")], 1e10), rid, aid],
+        ["spans of two attempts", () => exec([makeSpan(rid, aid, 5, "a"), makeSpan(other.rid, other.aid, 5, "b")], 1e10), rid, aid],
+        ["numbered and unnumbered together", () => exec([makeSpan(rid, aid, 5, "a"), { ...makeSpan(rid, aid, 6, "b"), sequence_id: -1 }], 1e10), rid, aid],
+        ["an unnumbered span with its keys in another order", () => exec([Object.fromEntries(Object.entries(unnumbered(rid, aid, ["k"])[0]!).reverse()) as Span], 1e10), rid, aid],
+      ];
+      for (const [what, attempt, r, a] of cases) {
+        const before = await state(r, a);
+        expect(await attempt(), what).toBeNull();
+        expect(await state(r, a), what).toEqual(before);
+      }
+    });
+
+    it("leaves gate work served by another identity to the general program (its 403), and writes the server's own", async () => {
+      const { rid, aid } = await running("gate");
+      await sql.write(function* () {
+        yield* run("UPDATE store_rollouts SET phase = 'locked_gate' WHERE rollout_id = ?", [rid]);
+        yield* run("UPDATE store_attempts SET served_by = 'key-runner' WHERE rollout_id = ? AND attempt_id = ?", [rid, aid]);
+      });
+      const viewer = (identity: string): StoreViewer => ({ identity, agents: null, untagged: true, gate: true, phases: null });
+      const before = await state(rid, aid);
+      expect(await exec([makeSpan(rid, aid, 2, "foreign")], before.heartbeat! + 0.1, viewer("key-other"))).toBeNull();
+      expect(await state(rid, aid)).toEqual(before);
+      expect(await exec([makeSpan(rid, aid, 2, "own")], before.heartbeat! + 0.1, viewer("key-runner"))).not.toBeNull();
+      expect(await exec([makeSpan(rid, aid, 3, "unrestricted")], before.heartbeat! + 0.1)).not.toBeNull();
+      expect((await state(rid, aid)).spans).toBe(3);
+    });
+
+    it("does what the careful program does, in every state of the attempt, heartbeat, phase and viewer", async () => {
+      type Arrange = { attempt: "preparing" | "running" | "unresponsive"; beat: "none" | "fresh" | "stale"; phase: string | null; viewer: "none" | "served" | "other"; numbered: boolean };
+      const cases: Arrange[] = [];
+      for (const attempt of ["preparing", "running", "unresponsive"] as const)
+        for (const beat of ["none", "fresh", "stale"] as const)
+          for (const phase of [null, "locked_gate"])
+            for (const viewer of ["none", "served", "other"] as const) for (const numbered of [true, false]) cases.push({ attempt, beat, phase, viewer, numbered });
+      const now = 2_000_000_000;
+      const snapshot = (rid: string, aid: string) =>
+        sql.read(function* () {
+          const r = yield* all(`SELECT status, span_seq, queue_pos, requeue_cause FROM store_rollouts WHERE rollout_id = ?`, [rid]);
+          const a = yield* all(`SELECT status, last_heartbeat_time FROM store_attempts WHERE rollout_id = ? AND attempt_id = ?`, [rid, aid]);
+          const spans = yield* all<{ body: string }>(`SELECT sequence_id, body FROM store_spans WHERE rollout_id = ? ORDER BY sequence_id, span_id`, [rid]);
+          return JSON.stringify({ r, a, spans }).split(rid).join("<rid>").split(aid).join("<aid>");
+        });
+      let fast = 0;
+      for (const c of cases) {
+        const sides = await Promise.all(
+          [0, 1].map(async () => {
+            const s = await f.store.startRollout({ input: "twin" });
+            const { rollout_id: rid, attempt: { attempt_id: aid } } = s;
+            const beat = c.beat === "none" ? null : c.beat === "fresh" ? now - 0.5 : now - 30;
+            await sql.write(function* () {
+              yield* run("UPDATE store_rollouts SET status = ?, phase = ? WHERE rollout_id = ?", [c.attempt === "preparing" ? "preparing" : "running", c.phase, rid]);
+              yield* run("UPDATE store_attempts SET status = ?, last_heartbeat_time = ?, served_by = 'key-runner' WHERE rollout_id = ? AND attempt_id = ?", [c.attempt, beat, rid, aid]);
+            });
+            const spans = (c.numbered ? unnumbered(rid, aid, ["a", "b"]) : [makeSpan(rid, aid, 4, "a"), makeSpan(rid, aid, 2, "b")]) as Span[];
+            return { rid, aid, spans };
+          }),
+        );
+        const viewer = c.viewer === "none" ? undefined : ({ identity: c.viewer === "served" ? "key-runner" : "key-other", agents: null, untagged: true, gate: true, phases: null } satisfies StoreViewer);
+        const outcome = (p: Promise<Span[]>, rid: string, aid: string) =>
+          p.then(
+            (spans) => JSON.stringify(spans.map((x) => [x.name, x.sequence_id])),
+            (e: Error) => `${e.constructor.name}: ${e.message.split(rid).join("<rid>").split(aid).join("<aid>")}`,
+          );
+        const [a, b] = sides as [(typeof sides)[0], (typeof sides)[0]];
+        const viaStore = outcome(
+          (async () => {
+            const done = await exec(a.spans, now, viewer);
+            if (done) fast++;
+            return done ?? sql.write((d) => addSpans(d, a.spans, now, viewer));
+          })(),
+          a.rid,
+          a.aid,
+        );
+        const careful = outcome(sql.write((d) => addSpans(d, b.spans, now, viewer)), b.rid, b.aid);
+        const what = JSON.stringify(c);
+        expect(await viaStore, what).toBe(await careful);
+        expect(await snapshot(a.rid, a.aid), what).toBe(await snapshot(b.rid, b.aid));
+      }
+      // The statement did the work where it applies: running attempts, training work or the serving identity.
+      expect(fast).toBe(cases.filter((c) => c.attempt === "running" && (c.phase === null || c.viewer !== "other")).length);
+    });
+
+    it("fails whole on a duplicate span (23505), so the store's careful run takes over", async () => {
+      const { rid, aid } = await running("duplicate");
+      const before = await state(rid, aid);
+      await expect(exec([makeSpan(rid, aid, 2, "new"), makeSpan(rid, aid, 1, "first again")], before.heartbeat! + 0.1)).rejects.toMatchObject({ code: "23505" });
+      expect(await state(rid, aid)).toEqual(before);
+      expect((await f.store.addSpans([makeSpan(rid, aid, 2, "new"), makeSpan(rid, aid, 1, "first again")])).map((s) => s.name)).toEqual(["new"]);
+    });
+  },
+  { sqlite: "never" },
+);
