@@ -9,9 +9,10 @@
 // (an attempt preparing or unresponsive turns running; a rollout still preparing for this attempt follows).
 // Anything else matches no row — nothing is written — and the caller runs the general program, which
 // applies the transition or throws the precise 403/404. tests/integration/store/add-spans-statement.test.ts
-// compares the two over every state of the attempt, heartbeat, phase and viewer.
+// compares the two over every state of the attempt, heartbeat, phase and viewer, and over generated sequences.
 import { all, type Program, type SqlDialect } from "@/server/db/sql/program";
 import { trainingWorkSql, type StoreViewer } from "./scope";
+import { HEARTBEAT_RESOLUTION_SECONDS } from "./spans";
 import type { Span } from "./types";
 
 /** Spans per statement: 9 parameters a span stays far below PostgreSQL's 65,535. */
@@ -43,7 +44,7 @@ c AS (
 hb AS (
   UPDATE store_attempts t SET last_heartbeat_time = $5::float8 FROM c
   WHERE t.rollout_id = $1 AND t.attempt_id = $2 AND t.status NOT IN ('preparing', 'unresponsive')
-    AND (t.last_heartbeat_time IS NULL OR $5::float8 - t.last_heartbeat_time >= 1)
+    AND (t.last_heartbeat_time IS NULL OR $5::float8 - t.last_heartbeat_time >= ${HEARTBEAT_RESOLUTION_SECONDS})
 ),
 ins AS (
   INSERT INTO store_spans (rollout_id, attempt_id, span_id, sequence_id, trace_id, parent_id, name, start_time, end_time, status_code, body)

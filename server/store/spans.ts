@@ -18,7 +18,7 @@ const INSERT_SPANS_SQLITE_TAIL = " ON CONFLICT DO NOTHING";
 const CHUNK = 150;
 
 /** Heartbeats closer together than this are not written again (the watchdog works in seconds). */
-const HEARTBEAT_RESOLUTION_SECONDS = 1;
+export const HEARTBEAT_RESOLUTION_SECONDS = 1;
 
 type LockedSpanRollout = { latest_attempt_id: string | null; span_seq: number; phase: string | null };
 

@@ -1,8 +1,10 @@
 // The one-statement span write on PostgreSQL (server/store/add-spans-statement.ts), driven directly against a real
-// database: what it writes when it applies — numbers, bodies byte for byte, the counter, the heartbeat — and
-// that in every case it leaves to the general program it writes nothing at all. The store's own suites (core,
-// conformance, gate partition) run the same spans through LightningStore.addSpans, which falls back to the
-// general program whenever this returns null.
+// database: what it writes when it applies — numbers, bodies byte for byte, the counter, the heartbeat, concurrent
+// batches — and that in every case it leaves to the general program it writes nothing at all. Then the way the
+// store uses it (the statement, else the general program, the careful one after a duplicate) against the careful
+// program alone on twin rollouts: over every state of attempt, heartbeat, phase and viewer, and over generated
+// sequences of batches, duplicates, status marks, phase changes and passing time (fast-check).
+import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { all, run } from "@/server/db/sql/program";
 import { sqlRunnerFor } from "@/server/db/sql/runner";
@@ -160,6 +162,93 @@ describeEachDialect(
       }
       // The statement did the work where it applies: running attempts, training work or the serving identity.
       expect(fast).toBe(cases.filter((c) => c.attempt === "running" && (c.phase === null || c.viewer !== "other")).length);
+    });
+
+    it("numbers concurrent batches of one attempt without a gap or a repeat", async () => {
+      const { rid, aid } = await running("concurrent");
+      const now = (await state(rid, aid)).heartbeat! + 0.1;
+      const batches = Array.from({ length: 8 }, (_, b) => unnumbered(rid, aid, Array.from({ length: 10 }, (_, i) => `b${b}-${i}`)).map((s, i) => ({ ...s, span_id: (1000 + b * 10 + i).toString(16).padStart(16, "0") })));
+      const added = await Promise.all(batches.map((batch) => exec(batch, now)));
+      const numbers = added.flatMap((spans) => spans!.map((s) => s.sequence_id)).sort((x, y) => x - y);
+      expect(numbers).toEqual(Array.from({ length: 80 }, (_, i) => i + 2));
+      // Each batch got a contiguous run, and every stored body carries its row's number.
+      for (const spans of added) expect(spans!.map((s) => s.sequence_id - spans![0]!.sequence_id)).toEqual(spans!.map((_, i) => i));
+      const stored = await sql.read(() => all<{ sequence_id: number; body: string }>("SELECT sequence_id, body FROM store_spans WHERE rollout_id = ? AND sequence_id > 1", [rid]));
+      expect(stored).toHaveLength(80);
+      for (const row of stored) expect(JSON.parse(row.body).sequence_id).toBe(row.sequence_id);
+      expect((await state(rid, aid)).span_seq).toBe(81);
+    });
+
+    it("keeps every sequence of batches, duplicates, status marks, phase changes and passing time as the careful program does (fast-check)", async () => {
+      type Action =
+        | { kind: "add"; allocate: boolean; count: number; repeat: number | null; viewer: "none" | "served" | "other" }
+        | { kind: "mark"; status: "running" | "unresponsive" }
+        | { kind: "phase"; phase: string | null }
+        | { kind: "wait"; seconds: number };
+      const action: fc.Arbitrary<Action> = fc.oneof(
+        { weight: 4, arbitrary: fc.record({ kind: fc.constant("add" as const), allocate: fc.boolean(), count: fc.integer({ min: 1, max: 3 }), repeat: fc.option(fc.nat(20), { nil: null }), viewer: fc.constantFrom("none" as const, "served" as const, "other" as const) }) },
+        fc.record({ kind: fc.constant("mark" as const), status: fc.constantFrom("running" as const, "unresponsive" as const) }),
+        fc.record({ kind: fc.constant("phase" as const), phase: fc.constantFrom(null, "locked_gate") }),
+        fc.record({ kind: fc.constant("wait" as const), seconds: fc.constantFrom(0.3, 0.8, 1.5, 40) }),
+      );
+      const careful = (spans: Span[], now: number, viewer?: StoreViewer) => sql.write((d) => addSpans(d, spans, now, viewer));
+      // What LightningStore.addSpans does, with the clock given: the statement, else the plain program, the careful one after a duplicate.
+      const viaStore = async (spans: Span[], now: number, viewer?: StoreViewer) => {
+        const given = spans.map((x) => x.sequence_id);
+        const again = () => spans.forEach((x, i) => (x.sequence_id = given[i]!));
+        try {
+          const done = await exec(spans, now, viewer);
+          if (done) return done;
+          again();
+          return await sql.write((d) => addSpans(d, spans, now, viewer, { plain: true }));
+        } catch (e) {
+          if ((e as { code?: string }).code !== "23505") throw e;
+          again();
+          return careful(spans, now, viewer);
+        }
+      };
+      const snapshot = (rid: string, aid: string) =>
+        sql.read(function* () {
+          const r = yield* all(`SELECT status, span_seq, queue_pos, requeue_cause, phase FROM store_rollouts WHERE rollout_id = ?`, [rid]);
+          const a = yield* all(`SELECT status, last_heartbeat_time FROM store_attempts WHERE rollout_id = ? AND attempt_id = ?`, [rid, aid]);
+          const spans = yield* all(`SELECT sequence_id, span_id, body FROM store_spans WHERE rollout_id = ? ORDER BY sequence_id, span_id`, [rid]);
+          return JSON.stringify({ r, a, spans }).split(rid).join("<rid>").split(aid).join("<aid>");
+        });
+      await fc.assert(
+        fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 12 }), async (actions) => {
+          const twins = await Promise.all([0, 1].map(() => f.store.startRollout({ input: "sequence" })));
+          const ids = twins.map((t) => ({ rid: t.rollout_id, aid: t.attempt.attempt_id }));
+          for (const { rid, aid } of ids) await sql.write(() => run("UPDATE store_attempts SET served_by = 'key-runner' WHERE rollout_id = ? AND attempt_id = ?", [rid, aid]));
+          let now = 2_000_000_000;
+          let made = 0;
+          for (const act of actions) {
+            if (act.kind === "wait") now += act.seconds;
+            if (act.kind === "mark" || act.kind === "phase")
+              for (const { rid, aid } of ids)
+                await sql.write(() =>
+                  act.kind === "mark"
+                    ? run("UPDATE store_attempts SET status = ? WHERE rollout_id = ? AND attempt_id = ?", [act.status, rid, aid])
+                    : run("UPDATE store_rollouts SET phase = ? WHERE rollout_id = ?", [act.phase, rid]),
+                );
+            if (act.kind !== "add") continue;
+            const viewer = act.viewer === "none" ? undefined : ({ identity: act.viewer === "served" ? "key-runner" : "key-other", agents: null, untagged: true, gate: true, phases: null } satisfies StoreViewer);
+            const numbers = Array.from({ length: act.count }, (_, i) => (act.repeat !== null && i === 0 && act.repeat < made ? act.repeat : made + i));
+            made = Math.max(made, ...numbers.map((n) => n + 1));
+            const batch = ({ rid, aid }: { rid: string; aid: string }) =>
+              numbers.map((n) => ({ ...makeSpan(rid, aid, n + 1, `s${n}`, { span_id: (0x100 + n).toString(16).padStart(16, "0") }), ...(act.allocate ? { sequence_id: -1 } : {}) }) as Span);
+            const outcome = (p: Promise<Span[]>, rid: string, aid: string) =>
+              p.then(
+                (spans) => JSON.stringify(spans.map((x) => [x.name, x.sequence_id])),
+                (e: Error) => `${e.constructor.name}: ${e.message.split(rid).join("<rid>").split(aid).join("<aid>")}`,
+              );
+            const [a, b] = ids as [(typeof ids)[0], (typeof ids)[0]];
+            const what = JSON.stringify(actions);
+            expect(await outcome(viaStore(batch(a), now, viewer), a.rid, a.aid), what).toBe(await outcome(careful(batch(b), now, viewer), b.rid, b.aid));
+            expect(await snapshot(a.rid, a.aid), what).toBe(await snapshot(b.rid, b.aid));
+          }
+        }),
+        { numRuns: 30 },
+      );
     });
 
     it("fails whole on a duplicate span (23505), so the store's careful run takes over", async () => {
