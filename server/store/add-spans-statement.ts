@@ -20,12 +20,13 @@ export const AT_ONCE_MAX = 1_000;
 
 /**
  * $1 rollout, $2 attempt, $3 count (or the highest explicit id), $4 the viewer's identity (NULL: not a
- * gate-restricted viewer), $5 now (seconds), $6 the bodies' head (when the database numbers the spans); then one row per span.
+ * gate-restricted viewer), $5 now (seconds), $6 the bodies' head (when the database numbers the spans); then
+ * one row per span, whose `text` is the whole body or, when the database numbers it, the body after the number.
  */
 function statement(rows: number, allocate: boolean): string {
   const counter = allocate ? "r.span_seq + $3" : "GREATEST(r.span_seq, $3)";
   const seq = allocate ? "c.span_seq - $3 + v.i" : "v.seq::int";
-  const body = allocate ? "$6 || (c.span_seq - $3 + v.i) || v.tail" : "v.tail";
+  const body = allocate ? "$6 || (c.span_seq - $3 + v.i) || v.text" : "v.text";
   const first = allocate ? 7 : 6;
   const values: string[] = [];
   for (let r = 0, p = first; r < rows; r++, p += 9) {
@@ -49,12 +50,12 @@ hb AS (
 ins AS (
   INSERT INTO store_spans (rollout_id, attempt_id, span_id, sequence_id, trace_id, parent_id, name, start_time, end_time, status_code, body)
   SELECT $1, $2, v.span_id, ${seq}, v.trace_id, v.parent_id, v.name, v.start_time::float8, v.end_time::float8, v.status_code, ${body}
-  FROM c, (VALUES ${values.join(", ")}) v(i, span_id, seq, trace_id, parent_id, name, start_time, end_time, status_code, tail)
+  FROM c, (VALUES ${values.join(", ")}) v(i, span_id, seq, trace_id, parent_id, name, start_time, end_time, status_code, text)
 )
 SELECT span_seq FROM c`;
 }
 
-/** Texts by batch size: exporters send a few sizes again and again; a caller sending every size gets no more than this many kept. */
+/** Statement texts by batch size: exporters send a few sizes again and again; a caller sending every size gets at most this many kept. */
 const cache = new Map<string, string>();
 const CACHED_TEXTS = 128;
 function statementFor(rows: number, allocate: boolean): string {
@@ -85,13 +86,13 @@ export function* addSpansAtOnce(d: SqlDialect, spans: Span[], now: number, viewe
   let highest = 0;
   for (const s of spans) {
     if (s.rollout_id !== rolloutId || s.attempt_id !== attemptId || s.sequence_id < 0 !== allocate) return null;
-    let tail = JSON.stringify(s);
+    let text = JSON.stringify(s);
     if (allocate) {
       // The number goes between the head and the rest: `-1` as mapped, replaced by the database's.
-      if (!tail.startsWith(head) || !tail.startsWith("-1,", head.length)) return null;
-      tail = tail.slice(head.length + 2);
+      if (!text.startsWith(head) || !text.startsWith("-1,", head.length)) return null;
+      text = text.slice(head.length + 2);
     } else highest = Math.max(highest, s.sequence_id);
-    params.push(s.span_id, allocate ? null : s.sequence_id, s.trace_id, s.parent_id, s.name, s.start_time, s.end_time, s.status.status_code, tail);
+    params.push(s.span_id, allocate ? null : s.sequence_id, s.trace_id, s.parent_id, s.name, s.start_time, s.end_time, s.status.status_code, text);
   }
   params[2] = allocate ? spans.length : highest;
   const rows = yield* all<{ span_seq: number }>(statementFor(spans.length, allocate), params, { last: true });
