@@ -10,9 +10,9 @@
 // Anything else matches no row — nothing is written — and the caller runs the general program, which
 // applies the transition or throws the precise 403/404. tests/integration/store/add-spans-statement.test.ts
 // compares the two over every state of the attempt, heartbeat, phase and viewer, and over generated sequences.
-import { all, type Program, type SqlDialect } from "@/server/db/sql/program";
+import { all, type Program, type SqlDialect, type SqlRunner } from "@/server/db/sql/program";
 import { trainingWorkSql, type StoreViewer } from "./scope";
-import { HEARTBEAT_RESOLUTION_SECONDS } from "./spans";
+import { addSpans, HEARTBEAT_RESOLUTION_SECONDS, isDuplicate, REVIVED_BY_SPAN_SQL } from "./spans";
 import type { Span } from "./types";
 
 /** Spans per statement: 9 parameters a span stays far below PostgreSQL's 65,535. */
@@ -37,14 +37,14 @@ function statement(rows: number, allocate: boolean): string {
 c AS (
   UPDATE store_rollouts r SET span_seq = ${counter} FROM a
   WHERE r.rollout_id = $1
-    AND a.status NOT IN ('preparing', 'unresponsive')
+    AND a.status NOT IN ${REVIVED_BY_SPAN_SQL}
     AND NOT (r.latest_attempt_id = $2 AND r.status IN ('preparing', 'requeuing'))
     AND ($4::text IS NULL OR ${trainingWorkSql("r.")} OR a.served_by = $4::text)
   RETURNING r.span_seq
 ),
 hb AS (
   UPDATE store_attempts t SET last_heartbeat_time = $5::float8 FROM c
-  WHERE t.rollout_id = $1 AND t.attempt_id = $2 AND t.status NOT IN ('preparing', 'unresponsive')
+  WHERE t.rollout_id = $1 AND t.attempt_id = $2 AND t.status NOT IN ${REVIVED_BY_SPAN_SQL}
     AND (t.last_heartbeat_time IS NULL OR $5::float8 - t.last_heartbeat_time >= ${HEARTBEAT_RESOLUTION_SECONDS})
 ),
 ins AS (
@@ -102,4 +102,28 @@ export function* addSpansAtOnce(d: SqlDialect, spans: Span[], now: number, viewe
     spans.forEach((s, i) => (s.sequence_id = end - spans.length + 1 + i));
   }
   return spans;
+}
+
+/**
+ * add_many_spans as the store runs it: on PostgreSQL this statement, else the general program with a plain
+ * insert, and the careful program after a duplicate; on SQLite the careful program. `now` is read per run.
+ * The programs number spans that came without a sequence id in place; each run (a retry after a deadlock, the
+ * careful run after a duplicate) starts again from the ids as given, so it allocates its own.
+ */
+export async function writeSpans(sql: SqlRunner, spans: Span[], now: () => number, viewer?: StoreViewer): Promise<Span[]> {
+  if (spans.length === 0) return [];
+  const given = spans.map((s) => s.sequence_id);
+  const program = (plain: boolean) => (d: SqlDialect) => {
+    spans.forEach((s, i) => (s.sequence_id = given[i]!));
+    return addSpans(d, spans, now(), viewer, { plain });
+  };
+  if (sql.dialect.name !== "postgresql") return sql.write(program(false));
+  try {
+    const done = await sql.write((d) => addSpansAtOnce(d, spans, now(), viewer));
+    if (done) return done;
+    return await sql.write(program(true));
+  } catch (e) {
+    if (!isDuplicate(e)) throw e;
+    return sql.write(program(false));
+  }
 }

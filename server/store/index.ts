@@ -20,7 +20,7 @@
  */
 import type { Database } from "@/server/db/client";
 import { sqlRunnerFor, closeSqlRunner } from "@/server/db/sql/runner";
-import { all, placeholders, run, valuesSql, type SqlDialect } from "@/server/db/sql/program";
+import { all, placeholders, run, valuesSql } from "@/server/db/sql/program";
 import { StoreNotFoundError } from "./errors";
 import { newResourcesId, nowSeconds } from "./ids";
 import { getWorker, latestAttempt, queryAttempts, queryRollouts, queryWorkers, type PageParams, type RolloutQuery, type WorkerQuery } from "./queries";
@@ -31,8 +31,8 @@ import { dequeueRollouts, enqueueRollouts, finishedRollouts, getRollout, startAt
 import { attemptRecordFromRow, wireAttempt } from "./rows";
 import { updateAttemptAtOnce, updateAttemptAtOnceApplies } from "./update-attempt-statement";
 import { diffResourcesVersions, getSpan, maskedResourcesVersion, resourcesHistory, resourcesSummaries, spanOutline, workerCounts } from "./dashboard";
-import { addSpansAtOnce } from "./add-spans-statement";
-import { addSpans, countSpans, isDuplicate, nextSequenceIds, querySpansText, type SpanQuery } from "./spans";
+import { writeSpans } from "./add-spans-statement";
+import { countSpans, nextSequenceIds, querySpansText, type SpanQuery } from "./spans";
 import { applyVerdict, findUnhealthy, type Verdict } from "./watchdog";
 import { heartbeatWorker } from "./workers";
 import { viewerCond, type StoreViewer } from "./scope";
@@ -187,24 +187,7 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     // ── Spans ──
     /** add_many_spans: returns the spans actually added (duplicates are skipped). `sequence_id < 0` = allocate. */
     async addSpans(spans: Span[], viewer?: StoreViewer) {
-      if (spans.length === 0) return [];
-      // The program numbers spans that came without a sequence id in place; each run (a retry after a deadlock,
-      // the careful run after a duplicate) starts again from the ids as given, so it allocates its own.
-      const given = spans.map((s) => s.sequence_id);
-      const program = (plain: boolean) => (d: SqlDialect) => {
-        spans.forEach((s, i) => (s.sequence_id = given[i]!));
-        return addSpans(d, spans, nowSeconds(), viewer, { plain });
-      };
-      if (sql.dialect.name !== "postgresql") return sql.write(program(false));
-      try {
-        // The usual write in one statement (add-spans-statement.ts); null: it did not apply and wrote nothing.
-        const done = await sql.write((d) => addSpansAtOnce(d, spans, nowSeconds(), viewer));
-        if (done) return done;
-        return await sql.write(program(true));
-      } catch (e) {
-        if (!isDuplicate(e)) throw e;
-        return sql.write(program(false));
-      }
+      return writeSpans(sql, spans, nowSeconds, viewer);
     },
     async addSpan(span: Span, viewer?: StoreViewer): Promise<Span | null> {
       return (await store.addSpans([span], viewer))[0] ?? null;

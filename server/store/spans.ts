@@ -19,6 +19,9 @@ const CHUNK = 150;
 
 /** Heartbeats closer together than this are not written again (the watchdog works in seconds). */
 export const HEARTBEAT_RESOLUTION_SECONDS = 1;
+/** The attempt statuses a span moves to running (it is a heartbeat), as SQL and as a check. */
+export const REVIVED_BY_SPAN_SQL = "('preparing', 'unresponsive')";
+const revivedBySpan = (status: string) => status === "preparing" || status === "unresponsive";
 
 type LockedSpanRollout = { latest_attempt_id: string | null; span_seq: number; phase: string | null };
 
@@ -187,12 +190,12 @@ export const isDuplicate = (e: unknown) => (e as { code?: string } | null)?.code
 /** Whether a span now would change its attempt: a heartbeat older than the resolution, or a status it moves. */
 function beatDue(a: AttemptState, now: number): boolean {
   const fresh = a.last_heartbeat_time !== null && now - Number(a.last_heartbeat_time) < HEARTBEAT_RESOLUTION_SECONDS;
-  return !fresh || a.status === "preparing" || a.status === "unresponsive";
+  return !fresh || revivedBySpan(a.status);
 }
 
 function* heartbeat(rolloutId: string, attemptId: string, latestAttemptId: string | null, now: number): Program<void> {
   const row = yield* one<{ status: string }>(
-    `UPDATE store_attempts SET last_heartbeat_time = ?, status = CASE WHEN status IN ('preparing', 'unresponsive') THEN 'running' ELSE status END
+    `UPDATE store_attempts SET last_heartbeat_time = ?, status = CASE WHEN status IN ${REVIVED_BY_SPAN_SQL} THEN 'running' ELSE status END
      WHERE rollout_id = ? AND attempt_id = ? RETURNING status`,
     [now, rolloutId, attemptId],
   );

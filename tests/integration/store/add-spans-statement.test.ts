@@ -11,7 +11,7 @@ import { sqlRunnerFor } from "@/server/db/sql/runner";
 import type { SqlRunner } from "@/server/db/sql/program";
 import type { Span } from "@/server/store";
 import type { StoreViewer } from "@/server/store/scope";
-import { addSpansAtOnce } from "@/server/store/add-spans-statement";
+import { addSpansAtOnce, writeSpans } from "@/server/store/add-spans-statement";
 import { addSpans } from "@/server/store/spans";
 import { describeEachDialect } from "../../helpers/db";
 import { createTestStore, makeSpan, type StoreFixture } from "../../helpers/store";
@@ -192,21 +192,8 @@ describeEachDialect(
         fc.record({ kind: fc.constant("wait" as const), seconds: fc.constantFrom(0.3, 0.8, 1.5, 40) }),
       );
       const careful = (spans: Span[], now: number, viewer?: StoreViewer) => sql.write((d) => addSpans(d, spans, now, viewer));
-      // What LightningStore.addSpans does, with the clock given: the statement, else the plain program, the careful one after a duplicate.
-      const viaStore = async (spans: Span[], now: number, viewer?: StoreViewer) => {
-        const given = spans.map((x) => x.sequence_id);
-        const again = () => spans.forEach((x, i) => (x.sequence_id = given[i]!));
-        try {
-          const done = await exec(spans, now, viewer);
-          if (done) return done;
-          again();
-          return await sql.write((d) => addSpans(d, spans, now, viewer, { plain: true }));
-        } catch (e) {
-          if ((e as { code?: string }).code !== "23505") throw e;
-          again();
-          return careful(spans, now, viewer);
-        }
-      };
+      // What LightningStore.addSpans runs (the statement, else the plain program, the careful one after a duplicate), with the clock given.
+      const viaStore = (spans: Span[], now: number, viewer?: StoreViewer) => writeSpans(sql, spans, () => now, viewer);
       const snapshot = (rid: string, aid: string) =>
         sql.read(function* () {
           const r = yield* all(`SELECT status, span_seq, queue_pos, requeue_cause, phase FROM store_rollouts WHERE rollout_id = ?`, [rid]);
