@@ -31,13 +31,13 @@ import { dequeueRollouts, enqueueRollouts, finishedRollouts, getRollout, startAt
 import { attemptRecordFromRow, wireAttempt } from "./rows";
 import { updateAttemptAtOnce, updateAttemptAtOnceApplies } from "./update-attempt-statement";
 import { diffResourcesVersions, getSpan, maskedResourcesVersion, resourcesHistory, resourcesSummaries, spanOutline, workerCounts } from "./dashboard";
-import { writeSpans } from "./add-spans-statement";
+import { FreshAttempts, writeSpans } from "./add-spans-statement";
 import { countSpans, nextSequenceIds, querySpansText, type SpanQuery } from "./spans";
 import { applyVerdict, findUnhealthy, type Verdict } from "./watchdog";
 import { heartbeatWorker } from "./workers";
 import { viewerCond, type StoreViewer } from "./scope";
 import { closeRolloutNews, rolloutEnded } from "./ended";
-import { ROLLOUT_STATUSES, type Attempt, type EnqueueRolloutRequest, type JsonObject, type NamedResources, type PaginatedResult, type Span, type StoreStatistics } from "./types";
+import { ROLLOUT_STATUSES, type Attempt, type AttemptedRollout, type EnqueueRolloutRequest, type JsonObject, type NamedResources, type PaginatedResult, type Span, type StoreStatistics } from "./types";
 
 /** Writes receipts rely on wait for the disk (resource versions they pin, retention holds on their evidence). */
 const DURABLE = { durable: true } as const;
@@ -73,6 +73,9 @@ export function createStore(database: Database, options: StoreOptions = {}) {
   const maxWait = options.maxWaitSeconds ?? 25;
   let lastScan = 0;
   let scanning: Promise<number> | null = null;
+  // PostgreSQL: attempts started here whose first spans are still to come (add-spans-statement.ts).
+  const fresh = sql.dialect.name === "postgresql" ? new FreshAttempts() : undefined;
+  const started = <T extends AttemptedRollout>(r: T): T => (fresh?.add(r.rollout_id, r.attempt.attempt_id), r);
 
   async function scanWatchdog(now = nowSeconds()): Promise<number> {
     const verdicts = await sql.read(() => findUnhealthy(now));
@@ -132,16 +135,18 @@ export function createStore(database: Database, options: StoreOptions = {}) {
       return sql.write((d) => enqueueRollouts(d, reqs, nowSeconds(), viewer));
     },
     async startRollout(req: EnqueueRolloutRequest & { worker_id?: string | null }, viewer?: StoreViewer) {
-      return sql.write(() => startRollout(req, nowSeconds(), viewer));
+      return started(await sql.write(() => startRollout(req, nowSeconds(), viewer)));
     },
     async dequeueRollouts(opts: { limit?: number; worker_id?: string | null; viewer?: StoreViewer } = {}) {
       const limit = opts.limit ?? 1;
       if (limit <= 0) return [];
       await maybeScan();
-      return sql.write((d) => dequeueRollouts(d, limit, opts.worker_id ?? null, nowSeconds(), opts.viewer));
+      const claimed = await sql.write((d) => dequeueRollouts(d, limit, opts.worker_id ?? null, nowSeconds(), opts.viewer));
+      claimed.forEach(started);
+      return claimed;
     },
     async startAttempt(rolloutId: string, workerId: string | null = null, viewer?: StoreViewer) {
-      return sql.write((d) => startAttempt(d, rolloutId, workerId, nowSeconds(), viewer));
+      return started(await sql.write((d) => startAttempt(d, rolloutId, workerId, nowSeconds(), viewer)));
     },
     async updateRollout(rolloutId: string, patch: RolloutPatch, viewer?: StoreViewer) {
       const rollout = await sql.write((d) => updateRollout(d, rolloutId, patch, nowSeconds(), viewer));
@@ -187,7 +192,7 @@ export function createStore(database: Database, options: StoreOptions = {}) {
     // ── Spans ──
     /** add_many_spans: returns the spans actually added (duplicates are skipped). `sequence_id < 0` = allocate. */
     async addSpans(spans: Span[], viewer?: StoreViewer) {
-      return writeSpans(sql, spans, nowSeconds, viewer);
+      return writeSpans(sql, spans, nowSeconds, viewer, fresh);
     },
     async addSpan(span: Span, viewer?: StoreViewer): Promise<Span | null> {
       return (await store.addSpans([span], viewer))[0] ?? null;

@@ -11,7 +11,7 @@ import { sqlRunnerFor } from "@/server/db/sql/runner";
 import type { SqlRunner } from "@/server/db/sql/program";
 import type { Span } from "@/server/store";
 import type { StoreViewer } from "@/server/store/scope";
-import { addSpansAtOnce, writeSpans } from "@/server/store/add-spans-statement";
+import { addSpansAtOnce, FreshAttempts, writeSpans } from "@/server/store/add-spans-statement";
 import { addSpans } from "@/server/store/spans";
 import { describeEachDialect } from "../../helpers/db";
 import { createTestStore, makeSpan, type StoreFixture } from "../../helpers/store";
@@ -44,7 +44,13 @@ describeEachDialect(
         );
         return r!;
       });
-    const exec = (spans: Span[], now: number, viewer?: StoreViewer) => sql.write((d) => addSpansAtOnce(d, spans, now, viewer));
+    const exec = (spans: Span[], now: number, viewer?: StoreViewer, revive = false) => sql.write((d) => addSpansAtOnce(d, spans, now, viewer, { revive }));
+    /** The test database's runner, counting the programs written through it (each statement or program is one). */
+    const counted = (): [SqlRunner, () => number] => {
+      let writes = 0;
+      const runner: SqlRunner = { dialect: sql.dialect, read: (p) => sql.read(p), write: (p, o) => (writes++, sql.write(p, o)), close: async () => {} };
+      return [runner, () => writes];
+    };
     // Spans as mapped from OTLP: no number yet, rollout_id, attempt_id and sequence_id first.
     const unnumbered = (rid: string, aid: string, names: string[]) => names.map((n, i) => ({ ...makeSpan(rid, aid, 100 + i, n, { attributes: { "a\"b": "é\u2028", n: i } }), sequence_id: -1 }));
 
@@ -78,20 +84,52 @@ describeEachDialect(
       const other = await running("other");
       const silent = await running("unresponsive"); // the watchdog's mark on a running rollout: a span revives the attempt
       await sql.write(() => run("UPDATE store_attempts SET status = 'unresponsive' WHERE rollout_id = ?", [silent.rid]));
-      const cases: [string, () => Promise<Span[] | null>, string, string][] = [
+      // The lean form leaves a status that would move to the reviving form; neither takes what the general program refuses.
+      const moving: [string, () => Promise<Span[] | null>, string, string][] = [
         ["a preparing attempt", () => exec([makeSpan(fresh.rollout_id, fresh.attempt.attempt_id, 1, "p")], 1e10), fresh.rollout_id, fresh.attempt.attempt_id],
         ["an unresponsive attempt", () => exec([makeSpan(silent.rid, silent.aid, 2, "back")], 1e10), silent.rid, silent.aid],
-        ["an unknown attempt", () => exec([makeSpan(rid, "at-missing", 5, "u")], 1e10), rid, aid],
-        ["an unknown rollout", () => exec([makeSpan("ro-missing", aid, 5, "u")], 1e10), rid, aid],
-        ["spans of two attempts", () => exec([makeSpan(rid, aid, 5, "a"), makeSpan(other.rid, other.aid, 5, "b")], 1e10), rid, aid],
-        ["numbered and unnumbered together", () => exec([makeSpan(rid, aid, 5, "a"), { ...makeSpan(rid, aid, 6, "b"), sequence_id: -1 }], 1e10), rid, aid],
-        ["an unnumbered span with its keys in another order", () => exec([Object.fromEntries(Object.entries(unnumbered(rid, aid, ["k"])[0]!).reverse()) as Span], 1e10), rid, aid],
       ];
-      for (const [what, attempt, r, a] of cases) {
+      const refused = (revive: boolean): [string, () => Promise<Span[] | null>, string, string][] => [
+        ["an unknown attempt", () => exec([makeSpan(rid, "at-missing", 5, "u")], 1e10, undefined, revive), rid, aid],
+        ["an unknown rollout", () => exec([makeSpan("ro-missing", aid, 5, "u")], 1e10, undefined, revive), rid, aid],
+        ["spans of two attempts", () => exec([makeSpan(rid, aid, 5, "a"), makeSpan(other.rid, other.aid, 5, "b")], 1e10, undefined, revive), rid, aid],
+        ["numbered and unnumbered together", () => exec([makeSpan(rid, aid, 5, "a"), { ...makeSpan(rid, aid, 6, "b"), sequence_id: -1 }], 1e10, undefined, revive), rid, aid],
+        ["an unnumbered span with its keys in another order", () => exec([Object.fromEntries(Object.entries(unnumbered(rid, aid, ["k"])[0]!).reverse()) as Span], 1e10, undefined, revive), rid, aid],
+      ];
+      for (const [what, attempt, r, a] of [...moving, ...refused(false), ...refused(true)]) {
         const before = await state(r, a);
         expect(await attempt(), what).toBeNull();
         expect(await state(r, a), what).toEqual(before);
       }
+    });
+
+    it("in its reviving form, revives an attempt preparing or unresponsive, and its rollout follows only from its latest attempt", async () => {
+      const statuses = (rid: string, aid: string) =>
+        sql.read(function* () {
+          const [r] = yield* all<{ status: string; queue_pos: number | null; requeue_cause: string | null }>("SELECT status, queue_pos, requeue_cause FROM store_rollouts WHERE rollout_id = ?", [rid]);
+          const [a] = yield* all<{ status: string; last_heartbeat_time: number }>("SELECT status, last_heartbeat_time FROM store_attempts WHERE rollout_id = ? AND attempt_id = ?", [rid, aid]);
+          return { rollout: r!.status, queued: r!.queue_pos !== null || r!.requeue_cause !== null, attempt: a!.status, beat: a!.last_heartbeat_time };
+        });
+      // A rollout's first batch: its attempt is preparing until then.
+      const fresh = await f.store.startRollout({ input: "first batch" });
+      expect(await exec(unnumbered(fresh.rollout_id, fresh.attempt.attempt_id, ["p"]), 3e9, undefined, true)).not.toBeNull();
+      expect(await statuses(fresh.rollout_id, fresh.attempt.attempt_id)).toEqual({ rollout: "running", queued: false, attempt: "running", beat: 3e9 });
+      // The watchdog's mark on an attempt whose rollout was put back in the queue: a span revives the attempt, and
+      // takes the rollout back only when it is the latest attempt.
+      for (const [k, latest] of [true, false].entries()) {
+        const r = await running(latest ? "requeued" : "superseded");
+        await sql.write(function* () {
+          yield* run("UPDATE store_attempts SET status = 'unresponsive' WHERE rollout_id = ?", [r.rid]);
+          yield* run("UPDATE store_rollouts SET status = 'requeuing', queue_pos = 7, requeue_cause = 'unresponsive', latest_attempt_id = ? WHERE rollout_id = ?", [latest ? r.aid : "at-next", r.rid]);
+        });
+        expect(await exec([makeSpan(r.rid, r.aid, 2, "back")], 3e9 + 1 + k, undefined, true)).not.toBeNull();
+        expect(await statuses(r.rid, r.aid)).toEqual({ rollout: latest ? "running" : "requeuing", queued: !latest, attempt: "running", beat: 3e9 + 1 + k });
+      }
+      // A failed attempt's late span is stored with a heartbeat, and moves nothing.
+      const failed = await f.store.startRollout({ input: "failed" });
+      await sql.write(() => run("UPDATE store_attempts SET status = 'failed' WHERE rollout_id = ?", [failed.rollout_id]));
+      expect(await exec([makeSpan(failed.rollout_id, failed.attempt.attempt_id, 1, "after")], 3e9 + 3, undefined, true)).not.toBeNull();
+      expect(await statuses(failed.rollout_id, failed.attempt.attempt_id)).toEqual({ rollout: "preparing", queued: false, attempt: "failed", beat: 3e9 + 3 });
     });
 
     it("leaves gate work served by another identity to the general program (its 403), and writes the server's own", async () => {
@@ -109,13 +147,25 @@ describeEachDialect(
       expect((await state(rid, aid)).spans).toBe(3);
     });
 
-    it("does what the careful program does, in every state of the attempt, heartbeat, phase and viewer", async () => {
-      type Arrange = { attempt: "preparing" | "running" | "unresponsive"; beat: "none" | "fresh" | "stale"; phase: string | null; viewer: "none" | "served" | "other"; numbered: boolean };
+    it("does what the careful program does, in every state of the rollout, attempt, heartbeat, phase and viewer", async () => {
+      type Arrange = {
+        rollout: "preparing" | "running" | "requeuing";
+        latest: boolean;
+        attempt: "preparing" | "running" | "unresponsive" | "failed";
+        beat: "none" | "fresh" | "stale";
+        phase: string | null;
+        viewer: "none" | "served" | "other";
+        numbered: boolean;
+      };
       const cases: Arrange[] = [];
-      for (const attempt of ["preparing", "running", "unresponsive"] as const)
-        for (const beat of ["none", "fresh", "stale"] as const)
-          for (const phase of [null, "locked_gate"])
-            for (const viewer of ["none", "served", "other"] as const) for (const numbered of [true, false]) cases.push({ attempt, beat, phase, viewer, numbered });
+      for (const rollout of ["preparing", "running", "requeuing"] as const)
+        for (const latest of [true, false])
+          for (const attempt of ["preparing", "running", "unresponsive", "failed"] as const)
+            for (const beat of ["none", "fresh", "stale"] as const)
+              for (const phase of [null, "locked_gate"])
+                for (const viewer of ["none", "served", "other"] as const)
+                  // Numbering only in the plainest arrangement's neighbourhood: it changes the counter, not the states.
+                  for (const numbered of viewer === "none" && phase === null ? [true, false] : [false]) cases.push({ rollout, latest, attempt, beat, phase, viewer, numbered });
       const now = 2_000_000_000;
       const snapshot = (rid: string, aid: string) =>
         sql.read(function* () {
@@ -124,15 +174,22 @@ describeEachDialect(
           const spans = yield* all<{ body: string }>(`SELECT sequence_id, body FROM store_spans WHERE rollout_id = ? ORDER BY sequence_id, span_id`, [rid]);
           return JSON.stringify({ r, a, spans }).split(rid).join("<rid>").split(aid).join("<aid>");
         });
-      let fast = 0;
+      let byLean = 0;
       for (const c of cases) {
         const sides = await Promise.all(
-          [0, 1].map(async () => {
+          [0, 1, 2].map(async () => {
             const s = await f.store.startRollout({ input: "twin" });
             const { rollout_id: rid, attempt: { attempt_id: aid } } = s;
             const beat = c.beat === "none" ? null : c.beat === "fresh" ? now - 0.5 : now - 30;
             await sql.write(function* () {
-              yield* run("UPDATE store_rollouts SET status = ?, phase = ? WHERE rollout_id = ?", [c.attempt === "preparing" ? "preparing" : "running", c.phase, rid]);
+              yield* run("UPDATE store_rollouts SET status = ?, phase = ?, queue_pos = ?, requeue_cause = ?, latest_attempt_id = ? WHERE rollout_id = ?", [
+                c.rollout,
+                c.phase,
+                c.rollout === "requeuing" ? 5 : null,
+                c.rollout === "requeuing" ? "unresponsive" : null,
+                c.latest ? aid : "at-next",
+                rid,
+              ]);
               yield* run("UPDATE store_attempts SET status = ?, last_heartbeat_time = ?, served_by = 'key-runner' WHERE rollout_id = ? AND attempt_id = ?", [c.attempt, beat, rid, aid]);
             });
             const spans = (c.numbered ? unnumbered(rid, aid, ["a", "b"]) : [makeSpan(rid, aid, 4, "a"), makeSpan(rid, aid, 2, "b")]) as Span[];
@@ -145,23 +202,28 @@ describeEachDialect(
             (spans) => JSON.stringify(spans.map((x) => [x.name, x.sequence_id])),
             (e: Error) => `${e.constructor.name}: ${e.message.split(rid).join("<rid>").split(aid).join("<aid>")}`,
           );
-        const [a, b] = sides as [(typeof sides)[0], (typeof sides)[0]];
-        const viaStore = outcome(
-          (async () => {
-            const done = await exec(a.spans, now, viewer);
-            if (done) fast++;
-            return done ?? sql.write((d) => addSpans(d, a.spans, now, viewer));
-          })(),
-          a.rid,
-          a.aid,
-        );
-        const careful = outcome(sql.write((d) => addSpans(d, b.spans, now, viewer)), b.rid, b.aid);
+        const [a, b, h] = sides as [(typeof sides)[0], (typeof sides)[0], (typeof sides)[0]];
+        // The store's way twice — without a hint, and with the attempt known fresh — against the careful program.
+        const [plain, plainWrites] = counted();
+        const [hinted, hintedWrites] = counted();
+        const hint = new FreshAttempts();
+        hint.add(h.rid, h.aid);
+        const careful = await outcome(sql.write((d) => addSpans(d, b.spans, now, viewer)), b.rid, b.aid);
         const what = JSON.stringify(c);
-        expect(await viaStore, what).toBe(await careful);
+        expect(await outcome(writeSpans(plain, a.spans, () => now, viewer), a.rid, a.aid), what).toBe(careful);
         expect(await snapshot(a.rid, a.aid), what).toBe(await snapshot(b.rid, b.aid));
+        expect(await outcome(writeSpans(hinted, h.spans, () => now, viewer, hint), h.rid, h.aid), what).toBe(careful);
+        expect(await snapshot(h.rid, h.aid), what).toBe(await snapshot(b.rid, b.aid));
+        // Which form did the work, seen as the writes it took: the lean statement wherever no status moves, the
+        // reviving one wherever else the viewer may write, the general program only for its refusals.
+        const permitted = c.phase === null || c.viewer !== "other";
+        const lean = permitted && c.attempt !== "preparing" && c.attempt !== "unresponsive" && !(c.latest && c.rollout !== "running");
+        expect(plainWrites(), what).toBe(lean ? 1 : permitted ? 2 : 3);
+        expect(hintedWrites(), what).toBe(permitted ? 1 : 2);
+        byLean += lean ? 1 : 0;
       }
-      // The statement did the work where it applies: running attempts, training work or the serving identity.
-      expect(fast).toBe(cases.filter((c) => c.attempt === "running" && (c.phase === null || c.viewer !== "other")).length);
+      // Both forms met: 504 arrangements, of which the lean statement took 144 and the reviving one 288 more.
+      expect([cases.length, byLean]).toEqual([504, 144]);
     });
 
     it("numbers concurrent batches of one attempt without a gap or a repeat", async () => {
@@ -179,15 +241,27 @@ describeEachDialect(
       expect((await state(rid, aid)).span_seq).toBe(81);
     });
 
+    it("in its reviving form, numbers concurrent first batches of a preparing attempt and revives it once", async () => {
+      const s = await f.store.startRollout({ input: "concurrent first" });
+      const [rid, aid] = [s.rollout_id, s.attempt.attempt_id];
+      const batches = Array.from({ length: 6 }, (_, b) => unnumbered(rid, aid, Array.from({ length: 5 }, (_, i) => `f${b}-${i}`)).map((x, i) => ({ ...x, span_id: (2000 + b * 5 + i).toString(16).padStart(16, "0") })));
+      const added = await Promise.all(batches.map((batch) => exec(batch, 3e9, undefined, true)));
+      expect(added.flatMap((spans) => spans!.map((x) => x.sequence_id)).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      const [row] = await sql.read(() => all<{ r: string; a: string }>("SELECT r.status AS r, a.status AS a FROM store_rollouts r JOIN store_attempts a USING (rollout_id) WHERE r.rollout_id = ?", [rid]));
+      expect(row).toEqual({ r: "running", a: "running" });
+    });
+
     it("keeps every sequence of batches, duplicates, status marks, phase changes and passing time as the careful program does (fast-check)", async () => {
       type Action =
         | { kind: "add"; allocate: boolean; count: number; repeat: number | null; viewer: "none" | "served" | "other" }
-        | { kind: "mark"; status: "running" | "unresponsive" }
+        | { kind: "mark"; status: "running" | "unresponsive" | "preparing" | "failed" }
+        | { kind: "rollout"; status: "preparing" | "running" | "requeuing"; latest: boolean }
         | { kind: "phase"; phase: string | null }
         | { kind: "wait"; seconds: number };
       const action: fc.Arbitrary<Action> = fc.oneof(
         { weight: 4, arbitrary: fc.record({ kind: fc.constant("add" as const), allocate: fc.boolean(), count: fc.integer({ min: 1, max: 3 }), repeat: fc.option(fc.nat(20), { nil: null }), viewer: fc.constantFrom("none" as const, "served" as const, "other" as const) }) },
-        fc.record({ kind: fc.constant("mark" as const), status: fc.constantFrom("running" as const, "unresponsive" as const) }),
+        fc.record({ kind: fc.constant("mark" as const), status: fc.constantFrom("running" as const, "unresponsive" as const, "preparing" as const, "failed" as const) }),
+        fc.record({ kind: fc.constant("rollout" as const), status: fc.constantFrom("preparing" as const, "running" as const, "requeuing" as const), latest: fc.boolean() }),
         fc.record({ kind: fc.constant("phase" as const), phase: fc.constantFrom(null, "locked_gate") }),
         fc.record({ kind: fc.constant("wait" as const), seconds: fc.constantFrom(0.3, 0.8, 1.5, 40) }),
       );
@@ -196,7 +270,7 @@ describeEachDialect(
       const viaStore = (spans: Span[], now: number, viewer?: StoreViewer) => writeSpans(sql, spans, () => now, viewer);
       const snapshot = (rid: string, aid: string) =>
         sql.read(function* () {
-          const r = yield* all(`SELECT status, span_seq, queue_pos, requeue_cause, phase FROM store_rollouts WHERE rollout_id = ?`, [rid]);
+          const r = yield* all(`SELECT status, span_seq, queue_pos, requeue_cause, phase, latest_attempt_id FROM store_rollouts WHERE rollout_id = ?`, [rid]);
           const a = yield* all(`SELECT status, last_heartbeat_time FROM store_attempts WHERE rollout_id = ? AND attempt_id = ?`, [rid, aid]);
           const spans = yield* all(`SELECT sequence_id, span_id, body FROM store_spans WHERE rollout_id = ? ORDER BY sequence_id, span_id`, [rid]);
           return JSON.stringify({ r, a, spans }).split(rid).join("<rid>").split(aid).join("<aid>");
@@ -210,12 +284,14 @@ describeEachDialect(
           let made = 0;
           for (const act of actions) {
             if (act.kind === "wait") now += act.seconds;
-            if (act.kind === "mark" || act.kind === "phase")
+            if (act.kind === "mark" || act.kind === "phase" || act.kind === "rollout")
               for (const { rid, aid } of ids)
                 await sql.write(() =>
                   act.kind === "mark"
                     ? run("UPDATE store_attempts SET status = ? WHERE rollout_id = ? AND attempt_id = ?", [act.status, rid, aid])
-                    : run("UPDATE store_rollouts SET phase = ? WHERE rollout_id = ?", [act.phase, rid]),
+                    : act.kind === "rollout"
+                      ? run("UPDATE store_rollouts SET status = ?, queue_pos = ?, latest_attempt_id = ? WHERE rollout_id = ?", [act.status, act.status === "requeuing" ? 3 : null, act.latest ? aid : "at-next", rid])
+                      : run("UPDATE store_rollouts SET phase = ? WHERE rollout_id = ?", [act.phase, rid]),
                 );
             if (act.kind !== "add") continue;
             const viewer = act.viewer === "none" ? undefined : ({ identity: act.viewer === "served" ? "key-runner" : "key-other", agents: null, untagged: true, gate: true, phases: null } satisfies StoreViewer);
