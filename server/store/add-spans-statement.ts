@@ -95,7 +95,6 @@ c AS (
 ${insert}`;
 }
 
-
 /** Statement texts by batch size: exporters send a few sizes again and again; a caller sending every size gets at most this many kept. */
 const cache = new Map<string, string>();
 const CACHED_TEXTS = 128;
