@@ -54,7 +54,10 @@ describeEachDialect("trainer worker: SIGKILL and resume", (dialect) => {
         status = (await s.database.db.trainingRun.findUniqueOrThrow({ where: { id: killed.id } })).status;
         await sleep(50);
       }
+      // Gone before the straight run is queued: a worker still polling while it shuts down would claim that run.
+      const exited = new Promise((r) => (second.exitCode !== null ? r(null) : second.once("exit", r)));
       second.kill("SIGTERM");
+      await exited;
       const resumed = await s.database.db.trainingRun.findUniqueOrThrow({ where: { id: killed.id } });
       expect(resumed.statusReason).toBeNull();
       expect(resumed).toMatchObject({ status: "finished", updatesDone: 6 });
